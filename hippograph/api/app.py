@@ -1,0 +1,83 @@
+"""The Starlette app: GraphQL (with GraphiQL) at /graphql, liveness at /healthz.
+
+The graph driver, the embedded engine and the embedding model open once, in the lifespan.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from strawberry.asgi import GraphQL
+
+from hippograph.api.schema import schema
+from hippograph.graph.runtime import Runtime
+from hippograph.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class HippographGraphQL(GraphQL[dict[str, Any], None]):
+    async def get_context(self, request: Any, response: Any = None) -> dict[str, Any]:
+        return {"request": request, "response": response, "runtime": request.app.state.runtime}
+
+
+async def healthz(request: Request) -> JSONResponse:
+    rt: Runtime | None = getattr(request.app.state, "runtime", None)
+    if rt is None:
+        return JSONResponse({"status": "starting"}, status_code=503)
+    try:
+        await run_in_threadpool(rt.store.ping)
+        graph_ok = True
+    except Exception:  # noqa: BLE001 - a health probe reports, it does not raise
+        log.exception("graph ping failed")
+        graph_ok = False
+    body = {
+        "status": "ok" if graph_ok else "degraded",
+        "backend": rt.store.dialect.name,
+        "graph": "up" if graph_ok else "down",
+        "embedder_loaded": rt.embedder.loaded,
+        "embedding_model": rt.embedder.model_path,
+    }
+    return JSONResponse(body, status_code=200 if graph_ok else 503)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    runtime: Runtime | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> Starlette:
+    """Build the app. With ``runtime`` the caller owns it (tests share one engine); otherwise the
+    lifespan opens one from ``settings`` (or the environment) and closes it on shutdown."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if runtime is not None:
+            app.state.runtime = runtime
+            yield
+            return
+        opened = await run_in_threadpool(
+            Runtime.open, settings or Settings.from_env(), attach=False
+        )
+        app.state.runtime = opened
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            await run_in_threadpool(opened.close)
+
+    graphql = HippographGraphQL(schema, graphql_ide="graphiql")
+    routes = [
+        Route("/graphql", graphql, methods=["GET", "POST"]),
+        Route("/healthz", healthz),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

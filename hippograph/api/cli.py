@@ -1,0 +1,184 @@
+"""The ``hippograph`` command: serve, remember, search, export, import.
+
+Every command prints what it did. Commands other than ``serve`` attach over Bolt to the embedded
+engine of a running server when one holds the data directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from hippograph.graph import memories, transfer
+from hippograph.graph.errors import HippographError
+from hippograph.graph.model import NewMemory, Source
+from hippograph.graph.runtime import Runtime
+from hippograph.settings import Settings
+
+Command = Callable[[argparse.Namespace, Settings], int]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        settings = Settings.from_env(
+            data_dir=getattr(args, "data_dir", None),
+            host=getattr(args, "host", None),
+            port=getattr(args, "port", None),
+        )
+        command: Command = args.command
+        return command(args, settings)
+    except HippographError as exc:
+        print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
+        return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hippograph", description=__doc__)
+    parser.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING (default)")
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the GraphQL API (embedded graph unless a URI is set)")
+    serve.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="port (default 8000)")
+    _data_dir(serve)
+    serve.set_defaults(command=cmd_serve)
+
+    rem = sub.add_parser("remember", help="remember one memory and print it")
+    rem.add_argument("content")
+    rem.add_argument("--namespace", "-n", default="default")
+    rem.add_argument("--type", dest="memory_type", default="fact")
+    rem.add_argument("--scope", default="global")
+    rem.add_argument("--project")
+    rem.add_argument("--session")
+    rem.add_argument("--tag", action="append", default=[])
+    _data_dir(rem)
+    rem.set_defaults(command=cmd_remember)
+
+    search = sub.add_parser("search", help="vector top-k over active memories")
+    search.add_argument("query")
+    search.add_argument("--namespace", "-n", default="default")
+    search.add_argument("-k", type=int, default=10)
+    _data_dir(search)
+    search.set_defaults(command=cmd_search)
+
+    exp = sub.add_parser("export", help="write memories, tags, clusters and edges as JSON Lines")
+    exp.add_argument("--out", "-o", required=True, type=Path)
+    exp.add_argument("--namespace", "-n", default=None, help="one namespace (default: all)")
+    _data_dir(exp)
+    exp.set_defaults(command=cmd_export)
+
+    imp = sub.add_parser("import", help="load a JSON Lines export (idempotent)")
+    imp.add_argument("--in", "-i", dest="source", required=True, type=Path)
+    _data_dir(imp)
+    imp.set_defaults(command=cmd_import)
+    return parser
+
+
+def _data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, default=None, help="embedded engine data dir")
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from hippograph.api.app import create_app
+
+    logging.getLogger("hippograph").setLevel(logging.INFO)
+    url = f"http://{settings.host}:{settings.port}/graphql"
+    where = settings.graph_uri or f"embedded ArcadeDB in {settings.data_dir.resolve()}"
+    print(f"hippograph: starting ({where}); GraphiQL will be at {url}", flush=True)
+    app = create_app(
+        settings, on_ready=lambda: print(f"hippograph: ready. GraphiQL: {url}", flush=True)
+    )
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    return 0
+
+
+def _with_runtime(settings: Settings, work: Callable[[Runtime], Any]) -> Any:
+    rt = Runtime.open(settings, attach=True)
+    try:
+        return work(rt)
+    finally:
+        rt.close()
+
+
+def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:
+    item = NewMemory(
+        content=args.content,
+        memory_type=args.memory_type,
+        scope=args.scope,
+        project=args.project,
+        session_id=args.session,
+        source=Source(session_id=args.session),
+        tags=tuple(args.tag),
+    )
+    results = _with_runtime(
+        settings,
+        lambda rt: memories.remember(
+            rt.store, rt.embedder, args.namespace, [item], policy=rt.policy
+        ),
+    )
+    r = results[0]
+    verb = "remembered" if r.created else f"reinforced (strength {r.memory.strength})"
+    print(f"{verb} {r.memory.id} in {args.namespace}: {r.memory.content}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    found = _with_runtime(
+        settings,
+        lambda rt: memories.search(
+            rt.store, rt.embedder, args.namespace, args.query, args.k, limits=rt.limits
+        ),
+    )
+    if not found:
+        print(f"no memories in {args.namespace} match")
+    for s in found:
+        print(f"{s.score:.3f}  {s.memory.id}  {s.memory.content}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    from tqdm import tqdm
+
+    def work(rt: Runtime) -> dict[str, int]:
+        with (
+            args.out.open("w", encoding="utf-8") as out,
+            tqdm(unit=" memories", desc="export") as bar,
+        ):
+            return transfer.export_to(rt.store, out, args.namespace, progress=bar.update)
+
+    counts = _with_runtime(settings, work)
+    print(f"exported to {args.out}: {json.dumps(counts, sort_keys=True)}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    from tqdm import tqdm
+
+    def work(rt: Runtime) -> dict[str, int]:
+        with (
+            args.source.open(encoding="utf-8") as src,
+            tqdm(unit=" memories", desc="import") as bar,
+        ):
+            return transfer.import_from(rt.store, src, progress=bar.update)
+
+    counts = _with_runtime(settings, work)
+    print(f"imported from {args.source}: {json.dumps(counts, sort_keys=True)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

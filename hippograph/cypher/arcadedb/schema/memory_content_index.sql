@@ -1,0 +1,1 @@
+CREATE INDEX IF NOT EXISTS ON Memory (content) FULL_TEXT

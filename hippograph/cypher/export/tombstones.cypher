@@ -1,0 +1,4 @@
+MATCH (t:Tombstone)
+WHERE $namespace IS NULL OR t.namespace = $namespace
+RETURN properties(t) AS props
+ORDER BY t.id

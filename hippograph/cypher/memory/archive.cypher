@@ -1,0 +1,8 @@
+MATCH (m:Memory {id: $id})
+WHERE m.namespace = $namespace
+SET m.status = 'archived', m.archived_at = $now, m.updated_at = $now,
+    m.archive_reason = $reason, m.dedup_key = null
+CREATE (t:Tombstone {id: $tombstone_id, namespace: $namespace, memory_id: m.id,
+                     content_hash: m.content_hash, scope_key: m.scope_key, at: $now,
+                     reason: $reason, hard: false})
+RETURN m.id AS id

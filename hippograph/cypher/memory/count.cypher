@@ -1,0 +1,3 @@
+MATCH (m:Memory)
+WHERE m.namespace = $namespace AND m.status IN $statuses
+RETURN count(m) AS count

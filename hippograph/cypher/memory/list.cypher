@@ -1,0 +1,17 @@
+MATCH (m:Memory)
+WHERE m.namespace = $namespace
+  AND ($status IS NULL OR m.status = $status)
+  AND ($memory_type IS NULL OR m.memory_type = $memory_type)
+  AND ($scope IS NULL OR m.scope = $scope)
+  AND ($project IS NULL OR m.project = $project)
+  AND ($session_id IS NULL OR m.session_id = $session_id)
+  AND ($text IS NULL OR toLower(m.content) CONTAINS $text)
+  AND ($tag_uid IS NULL OR EXISTS { MATCH (m)-[:HAS_TAG]->(:Tag {uid: $tag_uid}) })
+  AND ($after_created IS NULL OR m.created_at < $after_created
+       OR (m.created_at = $after_created AND m.id < $after_id))
+WITH m
+ORDER BY m.created_at DESC, m.id DESC
+LIMIT $limit
+OPTIONAL MATCH (m)-[:HAS_TAG]->(t:Tag)
+WITH m, collect(t.name) AS tags
+RETURN m {.*, embedding: null} AS memory, tags

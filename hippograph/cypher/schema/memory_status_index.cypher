@@ -1,0 +1,1 @@
+CREATE INDEX memory_status IF NOT EXISTS FOR (m:Memory) ON (m.status)

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT tag_uid_unique IF NOT EXISTS FOR (t:Tag) REQUIRE t.uid IS UNIQUE

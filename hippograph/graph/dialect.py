@@ -1,0 +1,75 @@
+"""What differs between the graph backends, in one place. Nothing else branches on the backend.
+
+Both speak Neo4j-dialect Cypher over Bolt. They differ in index DDL (ArcadeDB's Cypher has no
+vector or full-text DDL, so its schema steps are ArcadeDB SQL files run through the embedded
+engine), in index names, and in graph algorithms (GDS on Neo4j, computed in-process elsewhere).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dialect:
+    name: str
+    vector_index: str
+    fulltext_index: str
+    schema: tuple[str, ...]
+    # Extra candidates fetched from the vector index per requested result: the index is global,
+    # so namespace/status filtering happens after it.
+    vector_oversample: int
+    # Schema steps that only this backend needs (e.g. ArcadeDB declaring a typed property
+    # before indexing it); the contract test accepts these as single-backend files.
+    own_steps: tuple[str, ...] = ()
+    # GDS may be present on Neo4j; jobs probe for it. Never available on ArcadeDB.
+    may_have_gds: bool = False
+
+    def params(self) -> dict[str, str]:
+        """Index names, passed to every statement as parameters (procedure arguments)."""
+        return {"vector_index": self.vector_index, "fulltext_index": self.fulltext_index}
+
+
+_COMMON_SCHEMA = (
+    "schema/memory_id_unique",
+    "schema/memory_dedup_unique",
+    "schema/tag_uid_unique",
+    "schema/cluster_id_unique",
+    "schema/tombstone_id_unique",
+    "schema/memory_namespace_index",
+    "schema/memory_status_index",
+    "schema/memory_type_index",
+    "schema/memory_hash_index",
+    "schema/tombstone_hash_index",
+)
+
+_ARCADEDB_OWN = (
+    "schema/memory_vertex_type",
+    "schema/memory_embedding_property",
+    "schema/memory_content_property",
+)
+
+NEO4J = Dialect(
+    name="neo4j",
+    vector_index="memory_embedding",
+    fulltext_index="memory_content",
+    schema=(*_COMMON_SCHEMA, "schema/memory_embedding_index", "schema/memory_content_index"),
+    vector_oversample=10,
+    may_have_gds=True,
+)
+
+ARCADEDB = Dialect(
+    name="arcadedb",
+    vector_index="Memory[embedding]",
+    fulltext_index="Memory[content]",
+    schema=(
+        *_ARCADEDB_OWN,
+        *_COMMON_SCHEMA,
+        "schema/memory_embedding_index",
+        "schema/memory_content_index",
+    ),
+    vector_oversample=10,
+    own_steps=_ARCADEDB_OWN,
+)
+
+DIALECTS = {d.name: d for d in (NEO4J, ARCADEDB)}

@@ -1,0 +1,207 @@
+"""The embedded ArcadeDB engine: started in-process, reached over its Bolt port like any server.
+
+One process owns a data directory at a time. The owner holds an exclusive ``flock`` on
+``<data_dir>/hippograph.lock`` (released by the kernel if the process dies) and publishes
+``<data_dir>/engine.json`` with its pid and Bolt port, so other processes (the job worker, a CLI)
+can attach over Bolt instead of opening the files a second time.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from hippograph.graph.errors import DataDirInUse, GraphUnavailable
+
+log = logging.getLogger(__name__)
+
+_BOLT_PLUGIN = "Bolt:com.arcadedb.bolt.BoltProtocolPlugin"
+USER = "root"
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """What a running embedded engine publishes for other processes."""
+
+    pid: int
+    bolt_uri: str
+    database: str
+    started_at: str
+
+
+def read_info(data_dir: Path) -> EngineInfo | None:
+    """The engine currently holding ``data_dir``, or None when no live process holds it."""
+    path = data_dir / "engine.json"
+    if not path.is_file() or _lock_is_free(data_dir):
+        return None
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return EngineInfo(raw["pid"], raw["bolt_uri"], raw["database"], raw["started_at"])
+
+
+def credentials(data_dir: Path) -> tuple[str, str]:
+    """The engine's root user and password, generated once per data directory (mode 0600)."""
+    path = data_dir / "credentials.json"
+    if path.is_file():
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return str(raw["user"]), str(raw["password"])
+    data_dir.mkdir(parents=True, exist_ok=True)
+    password = secrets.token_urlsafe(24)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump({"user": USER, "password": password}, fh)
+    return USER, password
+
+
+class EmbeddedEngine:
+    """An ArcadeDB server running inside this process, with only Bolt exposed on 127.0.0.1.
+
+    Parameters:
+        data_dir: directory holding the databases (created if missing).
+        database: database name the service uses.
+        bolt_port: port to bind, or 0 for a free one.
+        heap: JVM max heap, e.g. "2g".
+    """
+
+    def __init__(self, data_dir: Path, *, database: str, bolt_port: int = 0, heap: str = "2g"):
+        self.data_dir = data_dir.resolve()
+        self.database = database
+        self._requested_port = bolt_port
+        self._heap = heap
+        self._lock: IO[str] | None = None
+        self._server: Any = None
+        self._db: Any = None
+        self.bolt_port = 0
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    def start(self) -> None:
+        """Take the data-dir lock, start ArcadeDB with its Bolt plugin, create the database."""
+        started = time.perf_counter()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._take_lock()
+        try:
+            self._start_server()
+        except BaseException:
+            self._release_lock()
+            raise
+        self._publish()
+        log.info(
+            "embedded ArcadeDB at %s (data %s) started in %.1fs",
+            self.bolt_uri,
+            self.data_dir,
+            time.perf_counter() - started,
+        )
+
+    def run_sql(self, statement: str) -> None:
+        """Run one ArcadeDB SQL statement (schema DDL that its Cypher cannot express)."""
+        self._db.command("sql", statement)
+
+    def stop(self) -> None:
+        """Stop the server and release the data directory; safe to call twice."""
+        if self._server is not None:
+            try:
+                self._server.stop()
+            finally:
+                self._server = None
+                self._db = None
+        (self.data_dir / "engine.json").unlink(missing_ok=True)
+        self._release_lock()
+
+    def _start_server(self) -> None:
+        import arcadedb_embedded as adb  # heavy: starts a JVM, so only imported when needed
+
+        _user, password = credentials(self.data_dir)
+        self.bolt_port = self._requested_port or _free_port()
+        config = {
+            "server_plugins": _BOLT_PLUGIN,
+            "bolt_port": self.bolt_port,
+            "host": "127.0.0.1",
+            "http_port": _free_port(),
+        }
+        try:
+            self._server = adb.ArcadeDBServer(
+                str(self.data_dir / "arcadedb"),
+                root_password=password,
+                config=config,
+                jvm_kwargs={"heap_size": self._heap},
+            )
+            self._server.start()
+        except Exception as exc:
+            raise GraphUnavailable(
+                f"could not start the embedded ArcadeDB engine on port {self.bolt_port}: {exc}"
+            ) from exc
+        try:
+            self._db = self._server.get_database(self.database)
+        except Exception:
+            self._db = self._server.create_database(self.database)
+
+    def _take_lock(self) -> None:
+        handle = (self.data_dir / "hippograph.lock").open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise DataDirInUse(_held_message(self.data_dir)) from None
+        self._lock = handle
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+            self._lock.close()
+            self._lock = None
+
+    def _publish(self) -> None:
+        info = {
+            "pid": os.getpid(),
+            "bolt_uri": self.bolt_uri,
+            "database": self.database,
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        tmp = self.data_dir / "engine.json.tmp"
+        tmp.write_text(json.dumps(info), encoding="utf-8")
+        tmp.replace(self.data_dir / "engine.json")
+
+
+def _held_message(data_dir: Path) -> str:
+    try:
+        raw = json.loads((data_dir / "engine.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raw = {}
+    pid = raw.get("pid", "unknown")
+    uri = raw.get("bolt_uri", "its Bolt port")
+    return (
+        f"data directory {data_dir} is held by process {pid} (since {raw.get('started_at', '?')}), "
+        f"whose embedded engine listens on {uri}. Stop that process, use another "
+        f"HIPPOGRAPH_DATA_DIR, or connect to it instead: HIPPOGRAPH_GRAPH_URI={uri} "
+        "HIPPOGRAPH_GRAPH_BACKEND=arcadedb (the hippograph CLI and worker attach to it "
+        "automatically)."
+    )
+
+
+def _lock_is_free(data_dir: Path) -> bool:
+    path = data_dir / "hippograph.lock"
+    if not path.exists():
+        return True
+    with path.open("a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return True
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -1,0 +1,123 @@
+"""Typed errors. Every failure Hippograph expects has a class here with a stable ``code``.
+
+HippographError
+├── InvalidInput (also ValueError)  code BAD_INPUT: names `field` and `limit`
+│   └── BatchTooLarge  code BATCH_TOO_LARGE
+├── NotFound (also LookupError)  code NOT_FOUND: names `kind` and `ident`
+├── Conflict  code CONFLICT
+│   └── LockHeld  code LOCKED: a job or consolidation already runs
+├── ConfigError (also ValueError)  code CONFIG: names the environment variable
+├── SecretRejected (also ValueError)  code SECRET_REJECTED: privacy filter in reject mode
+├── DataDirInUse  code DATA_DIR_IN_USE: another process holds the engine
+├── GraphUnavailable  code GRAPH_UNAVAILABLE: driver could not reach the graph
+├── QueryNotFound (also LookupError)  code QUERY_NOT_FOUND: unknown cypher file name
+└── LLMError  code LLM_ERROR: endpoint failed or returned invalid output
+
+The API maps each class to a GraphQL error once (``api/errors.py``); anything else is masked.
+"""
+
+from __future__ import annotations
+
+
+class HippographError(Exception):
+    """Base of every expected Hippograph failure."""
+
+    code = "INTERNAL"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def extensions(self) -> dict[str, object]:
+        """Machine-readable details for the API layer."""
+        return {"code": self.code}
+
+
+class InvalidInput(HippographError, ValueError):
+    """A value the caller sent is not acceptable; nothing was written."""
+
+    code = "BAD_INPUT"
+
+    def __init__(self, field: str, message: str, *, limit: object | None = None) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.limit = limit
+
+    def extensions(self) -> dict[str, object]:
+        ext: dict[str, object] = {"code": self.code, "field": self.field}
+        if self.limit is not None:
+            ext["limit"] = self.limit
+        return ext
+
+
+class BatchTooLarge(InvalidInput):
+    code = "BATCH_TOO_LARGE"
+
+
+class NotFound(HippographError, LookupError):
+    code = "NOT_FOUND"
+
+    def __init__(self, kind: str, ident: str, *, field: str = "id") -> None:
+        super().__init__(f"{field}: {kind} {ident!r} does not exist in this namespace")
+        self.kind = kind
+        self.ident = ident
+        self.field = field
+
+    def extensions(self) -> dict[str, object]:
+        return {"code": self.code, "kind": self.kind, "id": self.ident, "field": self.field}
+
+
+class Conflict(HippographError):
+    code = "CONFLICT"
+
+
+class LockHeld(Conflict):
+    code = "LOCKED"
+
+    def __init__(self, name: str, holder: str, since: str) -> None:
+        super().__init__(f"{name} is already running (held by {holder} since {since})")
+        self.name = name
+        self.holder = holder
+        self.since = since
+
+    def extensions(self) -> dict[str, object]:
+        return {"code": self.code, "lock": self.name, "holder": self.holder, "since": self.since}
+
+
+class ConfigError(HippographError, ValueError):
+    code = "CONFIG"
+
+    def __init__(self, variable: str, message: str) -> None:
+        super().__init__(f"{variable}: {message}")
+        self.variable = variable
+
+
+class SecretRejected(HippographError, ValueError):
+    code = "SECRET_REJECTED"
+
+    def __init__(self, field: str, kinds: list[str]) -> None:
+        super().__init__(
+            f"{field}: contains what looks like a secret ({', '.join(sorted(set(kinds)))}); "
+            "remove it or set HIPPOGRAPH_PRIVACY_MODE=redact"
+        )
+        self.field = field
+        self.kinds = sorted(set(kinds))
+
+    def extensions(self) -> dict[str, object]:
+        return {"code": self.code, "field": self.field, "kinds": self.kinds}
+
+
+class DataDirInUse(HippographError):
+    code = "DATA_DIR_IN_USE"
+
+
+class GraphUnavailable(HippographError):
+    code = "GRAPH_UNAVAILABLE"
+
+
+class QueryNotFound(HippographError, LookupError):
+    code = "QUERY_NOT_FOUND"
+
+
+class LLMError(HippographError):
+    code = "LLM_ERROR"

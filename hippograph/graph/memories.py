@@ -1,0 +1,495 @@
+"""The Memory aggregate: remember, read, list, search, forget, delete, supersede, link, tag.
+
+Every function takes the store and a namespace; every statement filters by that namespace.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hippograph.graph import validate
+from hippograph.graph.embedder import Embedder
+from hippograph.graph.errors import Conflict, InvalidInput, NotFound
+from hippograph.graph.model import (
+    DEFAULT_CONFIDENCE,
+    LINK_RELATIONS,
+    Memory,
+    MemoryFilter,
+    NewMemory,
+    Page,
+    Reinforcement,
+    RememberResult,
+    ScoredMemory,
+    Source,
+    Tag,
+    content_hash,
+    now_iso,
+)
+from hippograph.graph.store import Row, Store, Tx
+
+# Turns text into the content actually stored (the privacy filter); identity by default.
+ContentFilter = Callable[[str, str], str]
+TagInferer = Callable[[NewMemory], Sequence[str]]
+
+DEFAULT_LIMITS = validate.Limits()
+_LINK_FILES = {
+    "RELATES_TO": "link/relates_to",
+    "CONTRADICTS": "link/contradicts",
+    "DERIVED_FROM": "link/derived_from",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class WritePolicy:
+    """How the write path treats content: privacy filter, tag inference, limits."""
+
+    limits: validate.Limits = DEFAULT_LIMITS
+    content_filter: ContentFilter | None = None
+    infer_tags: TagInferer | None = None
+
+
+def scope_key(item: NewMemory) -> str:
+    """The visibility bucket a duplicate must share: scope + project + session."""
+    if item.scope == "project":
+        return f"project:{item.project}"
+    if item.scope == "session":
+        return f"session:{item.session_id}"
+    return "global"
+
+
+def dedup_key(namespace: str, item: NewMemory, digest: str) -> str:
+    return f"{namespace}|{scope_key(item)}|{digest}"
+
+
+def prepare(items: Sequence[NewMemory], policy: WritePolicy) -> list[NewMemory]:
+    """Validate and filter a whole batch before anything is written (a batch is atomic)."""
+    validate.batch_size(len(items), policy.limits)
+    prepared = []
+    for i, item in enumerate(items):
+        field = f"memories[{i}]" if len(items) > 1 else "memory"
+        clean = validate.new_memory(item, policy.limits, field)
+        if policy.content_filter is not None:
+            clean = replace(clean, content=policy.content_filter(clean.content, f"{field}.content"))
+        if policy.infer_tags is not None:
+            inferred = [validate.tag_name(t) for t in policy.infer_tags(clean)]
+            merged = tuple(dict.fromkeys((*clean.tags, *inferred)))[: validate.MAX_TAGS]
+            clean = replace(clean, tags=merged)
+        prepared.append(clean)
+    return prepared
+
+
+def remember(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    items: Sequence[NewMemory],
+    *,
+    policy: WritePolicy = WritePolicy(),
+) -> list[RememberResult]:
+    """Store ``items``; identical content in the same namespace and scope reinforces instead.
+
+    The whole batch is one transaction: either every item is stored or none is.
+    """
+    validate.namespace(namespace)
+    prepared = prepare(items, policy)
+    digests = [content_hash(item.content) for item in prepared]
+    keys = [dedup_key(namespace, item, d) for item, d in zip(prepared, digests, strict=True)]
+    first_index: dict[str, int] = {}
+    for i, key in enumerate(keys):
+        first_index.setdefault(key, i)
+    unique = sorted(first_index.values())
+    vectors = embedder.embed([prepared[i].content for i in unique])
+    embeddings = {keys[i]: vectors[n] for n, i in enumerate(unique)}
+    now = now_iso()
+
+    def work(tx: Tx) -> dict[str, tuple[str, bool]]:
+        existing = {
+            r["key"]: r["id"]
+            for r in tx.run("memory/find_existing", namespace=namespace, keys=list(first_index))
+        }
+        outcome: dict[str, tuple[str, bool]] = {}
+        rows, tag_pairs, crumbs = [], [], {}
+        for key, i in first_index.items():
+            if key in existing:
+                outcome[key] = (existing[key], False)
+                continue
+            new_id = str(uuid.uuid4())
+            outcome[key] = (new_id, True)
+            props = _node_props(namespace, prepared[i], digests[i], key, embeddings[key], now)
+            rows.append({**props, "id": new_id})
+            tag_pairs += [{"memory_id": new_id, "tag": t} for t in prepared[i].tags]
+        for i, key in enumerate(keys):
+            memory_id, created = outcome[key]
+            if created and i == first_index[key]:
+                continue
+            crumb = Reinforcement(
+                at=now, session_id=prepared[i].session_id, message=prepared[i].source.messages
+            )
+            crumbs.setdefault(memory_id, []).append(json.dumps(crumb.__dict__))
+            if not created:
+                tag_pairs += [{"memory_id": memory_id, "tag": t} for t in prepared[i].tags]
+        if rows:
+            tx.run("memory/create", rows=rows)
+        if crumbs:
+            tx.run(
+                "memory/reinforce",
+                namespace=namespace,
+                now=now,
+                rows=[{"id": k, "crumbs": v, "times": len(v)} for k, v in crumbs.items()],
+            )
+        if tag_pairs:
+            tx.run("tag/attach", namespace=namespace, pairs=tag_pairs, now=now)
+        return outcome
+
+    try:
+        outcome = store.write_tx(work)
+    except Conflict:
+        # A concurrent writer created the same memory between our lookup and create: the retry
+        # finds it and reinforces it, so the fact is stored exactly once.
+        outcome = store.write_tx(work)
+    ids = [outcome[k][0] for k in keys]
+    by_id = {m.id: m for m in get_many(store, namespace, list(dict.fromkeys(ids)))}
+    seen: set[str] = set()
+    results = []
+    for key in keys:
+        memory_id, created = outcome[key]
+        results.append(
+            RememberResult(memory=by_id[memory_id], created=created and memory_id not in seen)
+        )
+        seen.add(memory_id)
+    return results
+
+
+def _node_props(
+    namespace: str, item: NewMemory, digest: str, key: str, embedding: Any, now: str
+) -> dict[str, Any]:
+    confidence = (
+        item.confidence if item.confidence is not None else DEFAULT_CONFIDENCE[item.provenance]
+    )
+    props: dict[str, Any] = {
+        "namespace": namespace,
+        "content": item.content,
+        "content_hash": digest,
+        "dedup_key": key,
+        "scope_key": key.rsplit("|", 1)[0].split("|", 1)[1],
+        "memory_type": item.memory_type,
+        "scope": item.scope,
+        "project": item.project,
+        "session_id": item.session_id,
+        "provenance": item.provenance,
+        "source_session": item.source.session_id,
+        "source_messages": item.source.messages,
+        "source_files": list(item.source.file_paths),
+        "source_snippet": item.source.snippet,
+        "created_at": item.occurred_at or now,
+        "recorded_at": now,
+        "updated_at": now,
+        "last_accessed": None,
+        "access_count": 0,
+        "strength": 1,
+        "reinforcements": [],
+        "confidence": confidence,
+        "initial_confidence": confidence,
+        "trust_score": item.trust_score,
+        "status": "active",
+        "trigger_patterns": list(item.trigger_patterns),
+        "steps": list(item.steps),
+        "prerequisites": list(item.prerequisites),
+        "warnings": list(item.warnings),
+        "embedding": [float(x) for x in embedding],
+    }
+    # Empty lists and nulls are left off the node: Neo4j stores no nulls and some tools choke
+    # on empty arrays; readers treat a missing property as empty.
+    return {k: v for k, v in props.items() if v is not None and v != []}
+
+
+def get(store: Store, namespace: str, memory_id: str) -> Memory:
+    validate.namespace(namespace)
+    memory_id = validate.memory_id(memory_id)
+    found = get_many(store, namespace, [memory_id])
+    if not found:
+        raise NotFound("memory", memory_id)
+    return found[0]
+
+
+def get_many(store: Store, namespace: str, ids: Sequence[str]) -> list[Memory]:
+    """Memories by id, in the order asked; ids missing from the namespace are left out."""
+    rows = store.read("memory/get_many", namespace=namespace, ids=list(ids))
+    by_id = {r["memory"]["id"]: to_memory(r) for r in rows}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def to_memory(row: Row) -> Memory:
+    p = row["memory"]
+    crumbs = tuple(Reinforcement(**json.loads(c)) for c in p.get("reinforcements") or [])
+    return Memory(
+        id=p["id"],
+        namespace=p["namespace"],
+        content=p["content"],
+        content_hash=p["content_hash"],
+        memory_type=p["memory_type"],
+        scope=p["scope"],
+        project=p.get("project"),
+        session_id=p.get("session_id"),
+        provenance=p["provenance"],
+        source=Source(
+            session_id=p.get("source_session"),
+            messages=p.get("source_messages"),
+            file_paths=tuple(p.get("source_files") or ()),
+            snippet=p.get("source_snippet"),
+        ),
+        created_at=p["created_at"],
+        updated_at=p["updated_at"],
+        last_accessed=p.get("last_accessed"),
+        access_count=int(p.get("access_count") or 0),
+        strength=int(p.get("strength") or 1),
+        reinforcements=crumbs,
+        confidence=float(p.get("confidence", 0.0)),
+        trust_score=float(p.get("trust_score", 1.0)),
+        status=p["status"],
+        superseded_by=p.get("superseded_by"),
+        trigger_patterns=tuple(p.get("trigger_patterns") or ()),
+        steps=tuple(p.get("steps") or ()),
+        prerequisites=tuple(p.get("prerequisites") or ()),
+        warnings=tuple(p.get("warnings") or ()),
+        tags=tuple(sorted(row.get("tags") or ())),
+        importance=p.get("importance"),
+    )
+
+
+def list_memories(
+    store: Store, namespace: str, flt: MemoryFilter, *, first: int = 20, after: str | None = None
+) -> Page:
+    """One page of memories, newest first; ``after`` is the previous page's opaque cursor."""
+    validate.namespace(namespace)
+    if not 1 <= first <= 500:
+        raise InvalidInput("first", f"{first} is outside 1..500", limit=500)
+    after_created, after_id = _decode_cursor(after) if after else (None, None)
+    tag_uid = f"{namespace}|{validate.tag_name(flt.tag)}" if flt.tag else None
+    rows = store.read(
+        "memory/list",
+        namespace=namespace,
+        status=validate.status(flt.status),
+        memory_type=flt.memory_type,
+        scope=flt.scope,
+        project=flt.project,
+        session_id=flt.session_id,
+        text=flt.text.lower() if flt.text else None,
+        tag_uid=tag_uid,
+        after_created=after_created,
+        after_id=after_id,
+        limit=first + 1,
+    )
+    items = sorted((to_memory(r) for r in rows), key=lambda m: (m.created_at, m.id), reverse=True)
+    more = len(items) > first
+    items = items[:first]
+    cursor = _encode_cursor(items[-1]) if more and items else None
+    return Page(items=tuple(items), next_cursor=cursor)
+
+
+def _encode_cursor(memory: Memory) -> str:
+    raw = json.dumps([memory.created_at, memory.id]).encode()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def _decode_cursor(cursor: str) -> tuple[str, str]:
+    try:
+        created, memory_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+        return str(created), validate.memory_id(str(memory_id))
+    except (ValueError, TypeError, InvalidInput):
+        raise InvalidInput("after", "is not a cursor returned by a previous page") from None
+
+
+def vector_seeds(
+    store: Store,
+    namespace: str,
+    embedding: Sequence[float],
+    k: int,
+    *,
+    statuses: Sequence[str] = ("active",),
+) -> list[tuple[str, float]]:
+    """Top-k (id, cosine) through the vector index, namespace-filtered.
+
+    The index is shared by all namespaces, so it is asked for ``k × oversample`` candidates; if
+    filtering leaves fewer than k while the index may hold more, an exact scan of the namespace
+    (bounded by the namespace's size) gives the answer instead.
+    """
+    vector = [float(x) for x in embedding]
+    candidates = max(k * store.dialect.vector_oversample, 50)
+    rows = store.read(
+        "memory/vector_search",
+        namespace=namespace,
+        statuses=list(statuses),
+        embedding=vector,
+        candidates=candidates,
+        k=k,
+    )
+    if len(rows) < k:
+        total = store.read("memory/count", namespace=namespace, statuses=list(statuses))[0]["count"]
+        if total > len(rows):
+            rows = store.read(
+                "memory/vector_search_exact",
+                namespace=namespace,
+                statuses=list(statuses),
+                embedding=vector,
+                k=k,
+            )
+    return [(r["id"], float(r["cosine"])) for r in rows]
+
+
+def search(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    query: str,
+    k: int,
+    *,
+    limits: validate.Limits = DEFAULT_LIMITS,
+) -> list[ScoredMemory]:
+    """Plain vector top-k of active memories."""
+    validate.namespace(namespace)
+    query = validate.content(query, limits, "query")
+    k = validate.top_k(k, limits)
+    seeds = vector_seeds(store, namespace, embedder.embed_one(query), k)
+    by_id = {m.id: m for m in get_many(store, namespace, [i for i, _ in seeds])}
+    return [ScoredMemory(memory=by_id[i], score=s) for i, s in seeds if i in by_id]
+
+
+def forget(
+    store: Store, namespace: str, memory_id: str, *, reason: str = "forgotten", hard: bool = False
+) -> str:
+    """Archive a memory (or, with ``hard``, delete the node and its edges); either way a
+    tombstone records its content hash so no later ingest or rebuild brings it back."""
+    validate.namespace(namespace)
+    memory_id = validate.memory_id(memory_id)
+    name = "memory/delete" if hard else "memory/archive"
+    rows = store.write(
+        name,
+        namespace=namespace,
+        id=memory_id,
+        now=now_iso(),
+        reason=reason,
+        tombstone_id=str(uuid.uuid4()),
+    )
+    if not rows or (hard and not rows[0].get("deleted")):
+        raise NotFound("memory", memory_id)
+    return memory_id
+
+
+def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason: str = "") -> None:
+    validate.namespace(namespace)
+    old_id = validate.memory_id(old_id, "oldId")
+    new_id = validate.memory_id(new_id, "newId")
+    if old_id == new_id:
+        raise InvalidInput("newId", "a memory cannot supersede itself")
+
+    def work(tx: Tx) -> None:
+        _require(tx, namespace, {"oldId": old_id, "newId": new_id})
+        tx.run(
+            "memory/supersede",
+            namespace=namespace,
+            old_id=old_id,
+            new_id=new_id,
+            now=now_iso(),
+            reason=reason,
+        )
+
+    store.write_tx(work)
+
+
+def link(
+    store: Store,
+    namespace: str,
+    from_id: str,
+    to_id: str,
+    relation: str = "RELATES_TO",
+    *,
+    weight: float = 1.0,
+    confidence: float = 1.0,
+    kind: str = "explicit",
+) -> tuple[float, float]:
+    """Create (or reinforce) an edge between two memories of the namespace."""
+    validate.namespace(namespace)
+    from_id = validate.memory_id(from_id, "from")
+    to_id = validate.memory_id(to_id, "to")
+    relation = validate.choice(relation, LINK_RELATIONS, "relation")
+    weight = validate.unit_interval(weight, "weight")
+    confidence = validate.unit_interval(confidence, "confidence")
+    if from_id == to_id:
+        raise InvalidInput("to", "a memory cannot be linked to itself")
+
+    def work(tx: Tx) -> tuple[float, float]:
+        _require(tx, namespace, {"from": from_id, "to": to_id})
+        row = tx.run(
+            _LINK_FILES[relation],
+            namespace=namespace,
+            from_id=from_id,
+            to_id=to_id,
+            weight=weight,
+            confidence=confidence,
+            delta=0.1,
+            kind=kind,
+            now=now_iso(),
+        )[0]
+        return float(row["weight"]), float(row["confidence"])
+
+    return store.write_tx(work)
+
+
+def _require(tx: Tx, namespace: str, ids: dict[str, str]) -> None:
+    found = {
+        r["id"] for r in tx.run("memory/existing_ids", namespace=namespace, ids=list(ids.values()))
+    }
+    for field, memory_id in ids.items():
+        if memory_id not in found:
+            raise NotFound("memory", memory_id, field=field)
+
+
+def tag(store: Store, namespace: str, memory_id: str, names: Sequence[str]) -> Memory:
+    validate.namespace(namespace)
+    memory_id = validate.memory_id(memory_id)
+    clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
+
+    def work(tx: Tx) -> None:
+        _require(tx, namespace, {"id": memory_id})
+        tx.run(
+            "tag/attach",
+            namespace=namespace,
+            now=now_iso(),
+            pairs=[{"memory_id": memory_id, "tag": t} for t in clean],
+        )
+
+    store.write_tx(work)
+    return get(store, namespace, memory_id)
+
+
+def untag(store: Store, namespace: str, memory_id: str, names: Sequence[str]) -> Memory:
+    validate.namespace(namespace)
+    memory_id = validate.memory_id(memory_id)
+    clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
+
+    def work(tx: Tx) -> None:
+        _require(tx, namespace, {"id": memory_id})
+        for t in clean:
+            tx.run("tag/detach", namespace=namespace, id=memory_id, uid=f"{namespace}|{t}")
+
+    store.write_tx(work)
+    return get(store, namespace, memory_id)
+
+
+def list_tags(store: Store, namespace: str, first: int = 100) -> list[Tag]:
+    validate.namespace(namespace)
+    if not 1 <= first <= 1000:
+        raise InvalidInput("first", f"{first} is outside 1..1000", limit=1000)
+    rows = store.read("tag/list", namespace=namespace, limit=first)
+    return [
+        Tag(
+            name=r["name"], namespace=namespace, count=int(r["count"]), description=r["description"]
+        )
+        for r in rows
+    ]

@@ -1,0 +1,175 @@
+"""Domain records: pure, frozen data. Functions in the aggregate modules return these."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Literal
+
+MemoryType = Literal["fact", "preference", "procedure", "correction", "negative"]
+Scope = Literal["global", "project", "session"]
+Provenance = Literal["user_stated", "user_corrected", "observed", "inferred", "extracted"]
+Status = Literal["active", "superseded", "archived"]
+
+MEMORY_TYPES: tuple[str, ...] = ("fact", "preference", "procedure", "correction", "negative")
+SCOPES: tuple[str, ...] = ("global", "project", "session")
+PROVENANCES: tuple[str, ...] = (
+    "user_stated",
+    "user_corrected",
+    "observed",
+    "inferred",
+    "extracted",
+)
+STATUSES: tuple[str, ...] = ("active", "superseded", "archived")
+# Relationship types a caller may create with `link`; spliced into no query, each has its own file.
+LINK_RELATIONS: tuple[str, ...] = ("RELATES_TO", "CONTRADICTS", "DERIVED_FROM")
+
+# Initial confidence when the caller gives none: how much the way we learned it is worth.
+DEFAULT_CONFIDENCE: dict[str, float] = {
+    "user_stated": 0.9,
+    "user_corrected": 0.95,
+    "observed": 0.7,
+    "extracted": 0.7,
+    "inferred": 0.5,
+}
+
+
+def now_iso() -> str:
+    """Current UTC time, fixed-width ISO-8601 (sorts correctly as a string on every backend)."""
+    return to_iso(datetime.now(UTC))
+
+
+def to_iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_content(content: str) -> str:
+    """Normal form used for exact-duplicate detection: NFKC, casefolded, whitespace collapsed,
+    trailing sentence punctuation dropped."""
+    text = unicodedata.normalize("NFKC", content).casefold()
+    return _SPACE.sub(" ", text).strip().rstrip(".!").strip()
+
+
+def content_hash(content: str) -> str:
+    return hashlib.sha256(normalize_content(content).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Source:
+    """Where a memory came from: session, message range (or a turn id), files, a snippet."""
+
+    session_id: str | None = None
+    messages: str | None = None
+    file_paths: tuple[str, ...] = ()
+    snippet: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reinforcement:
+    """A breadcrumb left each time the same memory is stated again."""
+
+    at: str
+    session_id: str | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewMemory:
+    """What a caller asks to remember (validated by `validate.new_memory`)."""
+
+    content: str
+    memory_type: str = "fact"
+    scope: str = "global"
+    project: str | None = None
+    session_id: str | None = None
+    provenance: str = "user_stated"
+    source: Source = field(default_factory=Source)
+    confidence: float | None = None
+    trust_score: float = 1.0
+    tags: tuple[str, ...] = ()
+    trigger_patterns: tuple[str, ...] = ()
+    steps: tuple[str, ...] = ()
+    prerequisites: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    occurred_at: str | None = None  # when it happened/was said, if not now
+
+
+@dataclass(frozen=True, kw_only=True)
+class Memory:
+    id: str
+    namespace: str
+    content: str
+    content_hash: str
+    memory_type: str
+    scope: str
+    project: str | None
+    session_id: str | None
+    provenance: str
+    source: Source
+    created_at: str
+    updated_at: str
+    last_accessed: str | None
+    access_count: int
+    strength: int
+    reinforcements: tuple[Reinforcement, ...]
+    confidence: float
+    trust_score: float
+    status: str
+    superseded_by: str | None
+    trigger_patterns: tuple[str, ...]
+    steps: tuple[str, ...]
+    prerequisites: tuple[str, ...]
+    warnings: tuple[str, ...]
+    tags: tuple[str, ...]
+    importance: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RememberResult:
+    """Outcome of remembering one item: created, or an existing memory reinforced."""
+
+    memory: Memory
+    created: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoredMemory:
+    memory: Memory
+    score: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class Page:
+    items: tuple[Memory, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tag:
+    name: str
+    namespace: str
+    count: int
+    description: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryFilter:
+    memory_type: str | None = None
+    scope: str | None = None
+    tag: str | None = None
+    status: str | None = "active"
+    text: str | None = None
+    project: str | None = None
+    session_id: str | None = None

@@ -1,0 +1,191 @@
+"""The store: one neo4j driver over Bolt, the backend's dialect, and the one place where driver
+errors become Hippograph errors.
+
+Usage::
+
+    store = Store.open(settings)          # starts the embedded engine when no URI is set
+    store.install_schema(dimensions=384)
+    rows = store.read("memory/get", namespace="n", id="...")
+    store.write_tx(lambda tx: tx.run("memory/create", rows=[...]))
+    store.close()
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction
+from neo4j import exceptions as neo4j_errors
+
+from hippograph.graph import queries
+from hippograph.graph.dialect import DIALECTS, Dialect
+from hippograph.graph.engine import EmbeddedEngine, credentials, read_info
+from hippograph.graph.errors import (
+    Conflict,
+    GraphUnavailable,
+    HippographError,
+)
+from hippograph.settings import Settings
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+EMBEDDED_DATABASE = "hippograph"
+Row = dict[str, Any]
+
+
+class GraphError(HippographError):
+    """A graph failure nobody expected (a query bug, a server fault): logged and masked."""
+
+    code = "GRAPH_ERROR"
+
+
+@contextmanager
+def mapped_errors() -> Iterator[None]:
+    """Translate driver exceptions to the Hippograph tree (the single mapping boundary)."""
+    try:
+        yield
+    except HippographError:
+        raise
+    except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired) as exc:
+        raise GraphUnavailable(f"the graph is unreachable: {exc}") from exc
+    except neo4j_errors.ConstraintError as exc:
+        raise Conflict(f"a uniqueness rule of the graph was violated: {exc.message}") from exc
+    except neo4j_errors.Neo4jError as exc:
+        raise GraphError(f"graph query failed: {exc.code}: {exc.message}") from exc
+    except neo4j_errors.DriverError as exc:
+        raise GraphUnavailable(f"graph driver error: {exc}") from exc
+
+
+class Tx:
+    """A transaction handle that only runs named statements."""
+
+    def __init__(self, tx: ManagedTransaction, dialect: Dialect) -> None:
+        self._tx = tx
+        self._dialect = dialect
+
+    def run(self, name: str, **params: Any) -> list[Row]:
+        query = queries.load(name, self._dialect.name)
+        result = self._tx.run(query.text, {**self._dialect.params(), **params})
+        return [record.data() for record in result]
+
+
+class Store:
+    """Graph access for one backend. Open once (the app lifespan, a CLI command, a job)."""
+
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        dialect: Dialect,
+        *,
+        database: str | None,
+        engine: EmbeddedEngine | None = None,
+        location: str = "",
+    ) -> None:
+        self.driver = driver
+        self.dialect = dialect
+        self.database = database
+        self.engine = engine
+        self.location = location
+
+    @classmethod
+    def open(cls, settings: Settings, *, attach: bool = True) -> Store:
+        """Connect to Neo4j, attach to a running embedded engine, or start one.
+
+        attach: when the data directory is held by another live process, connect to its engine
+            over Bolt (True) or raise DataDirInUse (False, e.g. for `serve`).
+        """
+        if not settings.embedded:
+            auth = (settings.graph_user, settings.graph_password)
+            driver = GraphDatabase.driver(settings.graph_uri, auth=auth)
+            dialect = DIALECTS[settings.graph_backend]
+            database = settings.graph_database or (
+                EMBEDDED_DATABASE if dialect.name == "arcadedb" else None
+            )
+            store = cls(driver, dialect, database=database, location=settings.graph_uri)
+            store.ping()
+            return store
+        info = read_info(settings.data_dir)
+        if info is not None:
+            if not attach:
+                engine = EmbeddedEngine(settings.data_dir, database=EMBEDDED_DATABASE)
+                engine.start()  # raises DataDirInUse with the holder's details
+            user, password = credentials(settings.data_dir)
+            driver = GraphDatabase.driver(info.bolt_uri, auth=(user, password))
+            log.info("attached to the embedded engine of process %s at %s", info.pid, info.bolt_uri)
+            store = cls(
+                driver, DIALECTS["arcadedb"], database=info.database, location=info.bolt_uri
+            )
+            store.ping()
+            return store
+        engine = EmbeddedEngine(
+            settings.data_dir,
+            database=settings.graph_database or EMBEDDED_DATABASE,
+            bolt_port=settings.bolt_port,
+            heap=settings.engine_heap,
+        )
+        engine.start()
+        user, password = credentials(settings.data_dir)
+        driver = GraphDatabase.driver(engine.bolt_uri, auth=(user, password))
+        store = cls(
+            driver,
+            DIALECTS["arcadedb"],
+            database=engine.database,
+            engine=engine,
+            location=engine.bolt_uri,
+        )
+        try:
+            store.ping()
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    def ping(self) -> None:
+        with mapped_errors():
+            self.driver.execute_query("RETURN 1 AS ok", database_=self.database)
+
+    def close(self) -> None:
+        try:
+            self.driver.close()
+        finally:
+            if self.engine is not None:
+                self.engine.stop()
+
+    def install_schema(self, *, dimensions: int) -> None:
+        """Create constraints and indexes idempotently (every step uses IF NOT EXISTS)."""
+        for name in self.dialect.schema:
+            query = queries.load(name, self.dialect.name)
+            text = queries.render(query, dimensions=dimensions)
+            with mapped_errors():
+                if query.language == "sql":
+                    if self.engine is None:
+                        # An attached process: the owning process installed the schema.
+                        continue
+                    self.engine.run_sql(text)
+                else:
+                    self.driver.execute_query(text, database_=self.database)
+
+    def read(self, name: str, **params: Any) -> list[Row]:
+        """Run a named read-only statement in its own transaction."""
+        return self._session_call(
+            lambda s: s.execute_read(lambda tx: Tx(tx, self.dialect).run(name, **params))
+        )
+
+    def write(self, name: str, **params: Any) -> list[Row]:
+        """Run a named statement in its own write transaction (retried on transient errors)."""
+        return self.write_tx(lambda tx: tx.run(name, **params))
+
+    def write_tx(self, work: Callable[[Tx], T]) -> T:
+        """Run ``work`` in one write transaction: all its statements commit together or none."""
+        return self._session_call(lambda s: s.execute_write(lambda tx: work(Tx(tx, self.dialect))))
+
+    def read_tx(self, work: Callable[[Tx], T]) -> T:
+        return self._session_call(lambda s: s.execute_read(lambda tx: work(Tx(tx, self.dialect))))
+
+    def _session_call(self, call: Callable[[neo4j.Session], T]) -> T:
+        with mapped_errors(), self.driver.session(database=self.database) as session:
+            return call(session)

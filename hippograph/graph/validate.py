@@ -1,0 +1,177 @@
+"""Input validation: every check raises InvalidInput naming the field and the limit, before any
+write. Callers validate a whole batch first, so a bad item leaves the graph untouched."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from hippograph.graph.errors import BatchTooLarge, InvalidInput
+from hippograph.graph.model import (
+    MEMORY_TYPES,
+    PROVENANCES,
+    SCOPES,
+    STATUSES,
+    NewMemory,
+    parse_iso,
+)
+
+_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
+_TAG_SPACE = re.compile(r"[\s_]+")
+MAX_TAG_LENGTH = 64
+MAX_TAGS = 32
+MAX_LIST_ITEMS = 100
+MAX_ITEM_CHARS = 2000
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limits:
+    max_content_bytes: int = 32 * 1024
+    max_batch: int = 1000
+    max_k: int = 200
+
+
+def namespace(value: str, field: str = "namespace") -> str:
+    if not isinstance(value, str) or not _NAMESPACE.match(value):
+        raise InvalidInput(
+            field,
+            "must be 1-128 characters of letters, digits and _ . : @ -, starting with a "
+            "letter or digit",
+            limit=128,
+        )
+    return value
+
+
+def memory_id(value: str, field: str = "id") -> str:
+    try:
+        return str(uuid.UUID(value))
+    except (ValueError, AttributeError, TypeError):
+        raise InvalidInput(field, f"{value!r} is not a UUID") from None
+
+
+def content(value: str, limits: Limits, field: str = "content") -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(field, "must not be empty or whitespace")
+    size = len(value.encode("utf-8"))
+    if size > limits.max_content_bytes:
+        raise InvalidInput(
+            field,
+            f"is {size} bytes; the limit is {limits.max_content_bytes} bytes",
+            limit=limits.max_content_bytes,
+        )
+    return value.strip()
+
+
+def choice(value: str, allowed: Sequence[str], field: str) -> str:
+    if value not in allowed:
+        raise InvalidInput(field, f"{value!r} is not one of {', '.join(allowed)}", limit=allowed)
+    return value
+
+
+def unit_interval(value: float, field: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+        raise InvalidInput(field, f"{value!r} is outside 0..1", limit="0..1")
+    return float(value)
+
+
+def top_k(value: int, limits: Limits, field: str = "k") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limits.max_k:
+        raise InvalidInput(field, f"{value!r} is outside 1..{limits.max_k}", limit=limits.max_k)
+    return value
+
+
+def batch_size(count: int, limits: Limits, field: str = "memories") -> None:
+    if count == 0:
+        raise InvalidInput(field, "must hold at least one item")
+    if count > limits.max_batch:
+        raise BatchTooLarge(
+            field, f"holds {count} items; the limit is {limits.max_batch}", limit=limits.max_batch
+        )
+
+
+def tag_name(value: str, field: str = "tag") -> str:
+    """Normalized tag: lowercase, whitespace and underscores as '-', so Python == python."""
+    if not isinstance(value, str):
+        raise InvalidInput(field, "must be a string")
+    name = _TAG_SPACE.sub("-", value.strip().lower()).strip("-")
+    if not name or len(name) > MAX_TAG_LENGTH:
+        raise InvalidInput(field, f"must be 1-{MAX_TAG_LENGTH} characters", limit=MAX_TAG_LENGTH)
+    return name
+
+
+def string_list(
+    values: Sequence[str], field: str, *, max_items: int = MAX_LIST_ITEMS
+) -> tuple[str, ...]:
+    if len(values) > max_items:
+        raise InvalidInput(
+            field, f"holds {len(values)} items; the limit is {max_items}", limit=max_items
+        )
+    out = []
+    for i, item in enumerate(values):
+        if not isinstance(item, str) or not item.strip():
+            raise InvalidInput(f"{field}[{i}]", "must be a non-empty string")
+        if len(item) > MAX_ITEM_CHARS:
+            raise InvalidInput(
+                f"{field}[{i}]", f"is longer than {MAX_ITEM_CHARS} characters", limit=MAX_ITEM_CHARS
+            )
+        out.append(item.strip())
+    return tuple(out)
+
+
+def timestamp(value: str | None, field: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        parse_iso(value)
+    except (ValueError, AttributeError, TypeError):
+        raise InvalidInput(field, f"{value!r} is not an ISO-8601 timestamp") from None
+    return value
+
+
+def new_memory(item: NewMemory, limits: Limits, field: str = "memory") -> NewMemory:
+    """Validate and normalize one item; field prefixes error paths (e.g. memories[3].content)."""
+    scope = choice(item.scope, SCOPES, f"{field}.scope")
+    if scope == "project" and not item.project:
+        raise InvalidInput(f"{field}.project", "is required when scope is 'project'")
+    if scope == "session" and not item.session_id:
+        raise InvalidInput(f"{field}.sessionId", "is required when scope is 'session'")
+    tags = tuple(dict.fromkeys(tag_name(t, f"{field}.tags[{i}]") for i, t in enumerate(item.tags)))
+    if len(tags) > MAX_TAGS:
+        raise InvalidInput(
+            f"{field}.tags", f"holds {len(tags)} tags; the limit is {MAX_TAGS}", limit=MAX_TAGS
+        )
+    source = item.source
+    if source.snippet is not None and len(source.snippet) > MAX_ITEM_CHARS:
+        raise InvalidInput(
+            f"{field}.source.snippet",
+            f"is longer than {MAX_ITEM_CHARS} characters",
+            limit=MAX_ITEM_CHARS,
+        )
+    return replace(
+        item,
+        content=content(item.content, limits, f"{field}.content"),
+        memory_type=choice(item.memory_type, MEMORY_TYPES, f"{field}.memoryType"),
+        scope=scope,
+        provenance=choice(item.provenance, PROVENANCES, f"{field}.provenance"),
+        confidence=None
+        if item.confidence is None
+        else unit_interval(item.confidence, f"{field}.confidence"),
+        trust_score=unit_interval(item.trust_score, f"{field}.trustScore"),
+        tags=tags,
+        trigger_patterns=string_list(
+            item.trigger_patterns, f"{field}.triggerPatterns", max_items=32
+        ),
+        steps=string_list(item.steps, f"{field}.steps"),
+        prerequisites=string_list(item.prerequisites, f"{field}.prerequisites"),
+        warnings=string_list(item.warnings, f"{field}.warnings"),
+        source=replace(
+            source, file_paths=string_list(source.file_paths, f"{field}.source.filePaths")
+        ),
+        occurred_at=timestamp(item.occurred_at, f"{field}.occurredAt"),
+    )
+
+
+def status(value: str | None, field: str = "status") -> str | None:
+    return None if value is None else choice(value, STATUSES, field)

