@@ -6,6 +6,7 @@ import logging
 import time
 from dataclasses import dataclass
 
+from hippograph.graph import privacy
 from hippograph.graph.embedder import Embedder
 from hippograph.graph.memories import WritePolicy
 from hippograph.graph.store import Store
@@ -48,10 +49,16 @@ class Runtime:
 
 def write_policy(settings: Settings) -> WritePolicy:
     """The write path's content filter and tag inference, as configured."""
+    mode = settings.privacy_mode
+
+    def content_filter(text: str, field: str) -> str:
+        return privacy.apply(text, field=field, mode=mode)
+
     return WritePolicy(
         limits=Limits(
             max_content_bytes=settings.max_content_bytes,
             max_batch=settings.max_batch,
             max_k=settings.max_k,
-        )
+        ),
+        content_filter=content_filter,
     )
