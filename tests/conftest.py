@@ -33,7 +33,9 @@ def embedder() -> Embedder:
 
 
 @pytest.fixture(scope="session")
-def arcadedb_runtime(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[Runtime]:
+def arcadedb_runtime(
+    tmp_path_factory: pytest.TempPathFactory, embedder: Embedder
+) -> Iterator[Runtime]:
     data_dir = tmp_path_factory.mktemp("arcadedb")
     settings = Settings.from_env({}, data_dir=data_dir)
     store = Store.open(settings, attach=False)
@@ -100,7 +102,7 @@ def namespace() -> Iterator[str]:
 
 
 def _wipe(store: Store, namespace: str) -> None:
-    for label in ("Memory", "Tag", "Cluster", "Tombstone"):
+    for label in ("Memory", "Tag", "Cluster", "Tombstone", "RecallSession"):
         store.driver.execute_query(
             f"MATCH (n:{label}) WHERE n.namespace = $ns DETACH DELETE n",  # label from fixed set
             ns=namespace,

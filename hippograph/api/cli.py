@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from hippograph.graph import memories, transfer
+from hippograph.graph import formation, memories, retrieval, transfer
 from hippograph.graph.errors import HippographError
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.runtime import Runtime
@@ -72,6 +72,21 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("-k", type=int, default=10)
     _data_dir(search)
     search.set_defaults(command=cmd_search)
+
+    rec = sub.add_parser("recall", help="what is relevant to a context (the retrieval cascade)")
+    rec.add_argument("context")
+    rec.add_argument("--namespace", "-n", default="default")
+    rec.add_argument("-k", type=int, default=10)
+    rec.add_argument("--project")
+    rec.add_argument("--session")
+    rec.add_argument("--explain", action="store_true", help="print how each memory was found")
+    _data_dir(rec)
+    rec.set_defaults(command=cmd_recall)
+
+    form = sub.add_parser("form", help="graph formation: link consecutive conversation turns")
+    form.add_argument("--namespace", "-n", default="default")
+    _data_dir(form)
+    form.set_defaults(command=cmd_form)
 
     exp = sub.add_parser("export", help="write memories, tags, clusters and edges as JSON Lines")
     exp.add_argument("--out", "-o", required=True, type=Path)
@@ -147,6 +162,43 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         print(f"no memories in {args.namespace} match")
     for s in found:
         print(f"{s.score:.3f}  {s.memory.id}  {s.memory.content}")
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
+    request = retrieval.RecallRequest(
+        context=args.context,
+        k=args.k,
+        project=args.project,
+        session_id=args.session,
+        explain=args.explain,
+    )
+    result = _with_runtime(
+        settings,
+        lambda rt: retrieval.recall(
+            rt.store, rt.embedder, args.namespace, request, limits=rt.limits
+        ),
+    )
+    if result.gap:
+        print(f"nothing relevant in {args.namespace} (best relevance {result.best_relevance:.2f})")
+    for item in result.items:
+        flag = " [RULE]" if item.flagged else ""
+        print(f"{item.score:.3f}{flag}  {item.memory.id}  {item.memory.content}")
+        e = item.explanation
+        if e is not None:
+            path = " -> ".join(f"{s.type}({s.via})" for s in e.path) or "seed"
+            print(
+                f"        {'/'.join(e.seed_kinds)} via {path}; relevance {e.relevance:.3f} "
+                f"activation {e.activation:.3f} speaker {e.speaker:.0f} time {e.time:.0f} "
+                f"recency {e.recency:.2f} confidence {e.confidence:.2f}"
+            )
+    print(f"({len(result.items)} memories in {result.total_ms:.0f} ms)")
+    return 0
+
+
+def cmd_form(args: argparse.Namespace, settings: Settings) -> int:
+    linked = _with_runtime(settings, lambda rt: formation.link_adjacent(rt.store, args.namespace))
+    print(f"linked {linked} pairs of consecutive turns in {args.namespace}")
     return 0
 
 

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
 from hippograph.api.errors import HippographErrors
-from hippograph.graph import memories, model
+from hippograph.graph import memories, model, retrieval
 from hippograph.graph.runtime import Runtime
 
 JSONScalar = strawberry.scalars.JSON
@@ -178,6 +178,110 @@ class Health:
     embedding_model: str
 
 
+@strawberry.type
+class PathStep:
+    from_id: str
+    to_id: str
+    type: str
+    via: str
+    weight: float
+
+
+@strawberry.type
+class Explanation:
+    seed: str
+    seed_kinds: list[str]
+    path: list[PathStep]
+    cosine: float
+    fulltext: float
+    relevance: float
+    activation: float
+    speaker: float
+    time: float
+    recency: float
+    confidence: float
+    importance: float
+    score: float
+
+    @classmethod
+    def of(cls, e: retrieval.Explanation) -> Explanation:
+        return cls(
+            seed=e.seed,
+            seed_kinds=list(e.seed_kinds),
+            path=[
+                PathStep(from_id=s.from_id, to_id=s.to_id, type=s.type, via=s.via, weight=s.weight)
+                for s in e.path
+            ],
+            cosine=e.cosine,
+            fulltext=e.fulltext,
+            relevance=e.relevance,
+            activation=e.activation,
+            speaker=e.speaker,
+            time=e.time,
+            recency=e.recency,
+            confidence=e.confidence,
+            importance=e.importance,
+            score=e.score,
+        )
+
+
+@strawberry.type
+class HistoryEntry:
+    id: str
+    content: str
+    created_at: str
+    superseded_at: str | None
+    reason: str | None
+
+
+@strawberry.type
+class RecallItem:
+    memory: Memory
+    score: float
+    flagged: bool = strawberry.field(description="A negative rule whose trigger matched.")
+    history: list[HistoryEntry]
+    explanation: Explanation | None
+
+
+@strawberry.type
+class RecallResult:
+    items: list[RecallItem]
+    gap: bool = strawberry.field(description="Nothing relevant was found for this context.")
+    best_relevance: float
+    topic_reset: bool
+    embed_ms: float
+    total_ms: float
+
+    @classmethod
+    def of(cls, r: retrieval.RecallResult) -> RecallResult:
+        return cls(
+            items=[
+                RecallItem(
+                    memory=Memory.of(i.memory),
+                    score=i.score,
+                    flagged=i.flagged,
+                    history=[
+                        HistoryEntry(
+                            id=h.id,
+                            content=h.content,
+                            created_at=h.created_at,
+                            superseded_at=h.superseded_at,
+                            reason=h.reason,
+                        )
+                        for h in i.history
+                    ],
+                    explanation=Explanation.of(i.explanation) if i.explanation else None,
+                )
+                for i in r.items
+            ],
+            gap=r.gap,
+            best_relevance=r.best_relevance,
+            topic_reset=r.topic_reset,
+            embed_ms=r.embed_ms,
+            total_ms=r.total_ms,
+        )
+
+
 @strawberry.input
 class SourceInput:
     session_id: str | None = None
@@ -299,6 +403,40 @@ class Query:
             memories.search, rt.store, rt.embedder, namespace, query, k, limits=rt.limits
         )
         return [ScoredMemory(memory=Memory.of(s.memory), score=s.score) for s in found]
+
+    @strawberry.field(
+        description="What is relevant now: hybrid seeds, graph expansion, one ranking. "
+        "Negative rules whose triggers match are always included (flagged)."
+    )
+    async def recall(
+        self,
+        info: Info,
+        namespace: str,
+        context: str,
+        k: int = 10,
+        project: str | None = None,
+        session_id: str | None = None,
+        memory_types: list[MemoryType] | None = None,
+        include_archived: bool = False,
+        include_history: bool = False,
+        explain: bool = False,
+    ) -> RecallResult:
+        rt = runtime(info)
+        request = retrieval.RecallRequest(
+            context=context,
+            k=k,
+            project=project,
+            session_id=session_id,
+            memory_types=tuple(t.value for t in memory_types or ()),
+            include_archived=include_archived,
+            include_history=include_history,
+            explain=explain,
+        )
+        result = await run_in_threadpool(
+            retrieval.recall, rt.store, rt.embedder, namespace, request, limits=rt.limits
+        )
+        rt.after_recall(namespace, context, result)
+        return RecallResult.of(result)
 
     @strawberry.field(description="Tags of a namespace, most used first.")
     async def tags(self, info: Info, namespace: str, first: int = 100) -> list[Tag]:

@@ -41,6 +41,9 @@ _COMMON_SCHEMA = (
     "schema/memory_type_index",
     "schema/memory_hash_index",
     "schema/tombstone_hash_index",
+    "schema/tag_namespace_index",
+    "schema/memory_session_index",
+    "schema/recall_session_uid_unique",
 )
 
 _ARCADEDB_OWN = (

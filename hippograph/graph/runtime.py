@@ -3,17 +3,63 @@
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 
-from hippograph.graph import privacy
+from hippograph.graph import formation, privacy
 from hippograph.graph.embedder import Embedder
 from hippograph.graph.memories import WritePolicy
+from hippograph.graph.retrieval import RecallResult
 from hippograph.graph.store import Store
 from hippograph.graph.validate import Limits
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+class Background:
+    """One daemon thread running maintenance after queries, off their critical path.
+
+    The queue is bounded: when maintenance falls behind, new tasks are dropped (and counted)
+    rather than slowing queries down; maintenance is best effort, data writes never go here.
+    """
+
+    def __init__(self, size: int = 1000) -> None:
+        self._queue: queue.Queue[Callable[[], None] | None] = queue.Queue(maxsize=size)
+        self.dropped = 0
+        self._thread = threading.Thread(
+            target=self._run, name="hippograph-maintenance", daemon=True
+        )
+        self._thread.start()
+
+    def submit(self, task: Callable[[], None]) -> None:
+        try:
+            self._queue.put_nowait(task)
+        except queue.Full:
+            self.dropped += 1
+            log.warning("maintenance queue full; dropped a task (%d so far)", self.dropped)
+
+    def drain(self, timeout: float = 30.0) -> None:
+        """Wait until every queued task has run (tests, shutdown)."""
+        done = threading.Event()
+        self.submit(done.set)
+        done.wait(timeout)
+
+    def close(self) -> None:
+        self.drain()
+        self._queue.put(None)
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while (task := self._queue.get()) is not None:
+            try:
+                task()
+            except Exception:  # noqa: BLE001 - maintenance must never kill the thread
+                log.exception("maintenance task failed")
 
 
 @dataclass
@@ -22,6 +68,9 @@ class Runtime:
     store: Store
     embedder: Embedder
     policy: WritePolicy
+    background: Background = field(default_factory=Background)
+    # Called (in the background thread) after each recall; jobs wire post-retrieval maintenance.
+    recall_hooks: list[Callable[[str, str, RecallResult], None]] = field(default_factory=list)
 
     @classmethod
     def open(cls, settings: Settings, *, attach: bool = True) -> Runtime:
@@ -43,8 +92,16 @@ class Runtime:
     def limits(self) -> Limits:
         return self.policy.limits
 
+    def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:
+        """Schedule post-retrieval maintenance; returns at once."""
+        for hook in self.recall_hooks:
+            self.background.submit(partial(hook, namespace, context, result))
+
     def close(self) -> None:
-        self.store.close()
+        try:
+            self.background.close()
+        finally:
+            self.store.close()
 
 
 def write_policy(settings: Settings) -> WritePolicy:
@@ -55,6 +112,7 @@ def write_policy(settings: Settings) -> WritePolicy:
         return privacy.apply(text, field=field, mode=mode)
 
     return WritePolicy(
+        infer_tags=formation.infer_tags,
         limits=Limits(
             max_content_bytes=settings.max_content_bytes,
             max_batch=settings.max_batch,

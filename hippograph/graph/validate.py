@@ -17,10 +17,9 @@ from hippograph.graph.model import (
     NewMemory,
     parse_iso,
 )
+from hippograph.graph.tagging import normalize_tag
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
-_TAG_SPACE = re.compile(r"[\s_]+")
-MAX_TAG_LENGTH = 64
 MAX_TAGS = 32
 MAX_LIST_ITEMS = 100
 MAX_ITEM_CHARS = 2000
@@ -92,13 +91,13 @@ def batch_size(count: int, limits: Limits, field: str = "memories") -> None:
 
 
 def tag_name(value: str, field: str = "tag") -> str:
-    """Normalized tag: lowercase, whitespace and underscores as '-', so Python == python."""
+    """Normalized tag (see `tagging.normalize_tag`): "Python" and " python" are one tag."""
     if not isinstance(value, str):
         raise InvalidInput(field, "must be a string")
-    name = _TAG_SPACE.sub("-", value.strip().lower()).strip("-")
-    if not name or len(name) > MAX_TAG_LENGTH:
-        raise InvalidInput(field, f"must be 1-{MAX_TAG_LENGTH} characters", limit=MAX_TAG_LENGTH)
-    return name
+    try:
+        return normalize_tag(value)
+    except InvalidInput as exc:
+        raise InvalidInput(field, exc.message.split(": ", 1)[-1], limit=exc.limit) from None
 
 
 def string_list(

@@ -51,9 +51,14 @@ def test_graphiql_is_served(client: TestClient) -> None:
 
 
 def test_remember_then_search_round_trips(client: TestClient, namespace: str) -> None:
-    out = gql(client, REMEMBER, ns=namespace, m={"content": "Lena's favourite tea is jasmine", "tags": ["Tea"]})
+    out = gql(
+        client,
+        REMEMBER,
+        ns=namespace,
+        m={"content": "Lena's favourite tea is jasmine", "tags": ["Tea"]},
+    )
     created = out["data"]["remember"]
-    assert created["created"] is True and created["memory"]["tags"] == ["tea"]
+    assert created["created"] is True and "tea" in created["memory"]["tags"]
     again = gql(client, REMEMBER, ns=namespace, m={"content": "lena's favourite tea is jasmine"})
     assert again["data"]["remember"]["created"] is False
     assert again["data"]["remember"]["memory"]["strength"] == 2
@@ -62,10 +67,16 @@ def test_remember_then_search_round_trips(client: TestClient, namespace: str) ->
     assert found[0]["score"] > 0.5
 
 
-def test_bad_input_returns_typed_error_and_writes_nothing(client: TestClient, namespace: str) -> None:
+def test_bad_input_returns_typed_error_and_writes_nothing(
+    client: TestClient, namespace: str
+) -> None:
     out = gql(client, REMEMBER, ns=namespace, m={"content": "ok", "confidence": 1.5})
     [error] = out["errors"]
-    assert error["extensions"] == {"code": "BAD_INPUT", "field": "memory.confidence", "limit": "0..1"}
+    assert error["extensions"] == {
+        "code": "BAD_INPUT",
+        "field": "memory.confidence",
+        "limit": "0..1",
+    }
     assert "0..1" in error["message"]
     batch = gql(
         client,
@@ -74,7 +85,11 @@ def test_bad_input_returns_typed_error_and_writes_nothing(client: TestClient, na
         ms=[{"content": "fine"}, {"content": "  "}],
     )
     assert batch["errors"][0]["extensions"]["field"] == "memories[1].content"
-    listing = gql(client, "query($ns: String!) { memories(namespace: $ns, filter: {status: null}) { items { id } } }", ns=namespace)
+    listing = gql(
+        client,
+        "query($ns: String!) { memories(namespace: $ns, filter: {status: null}) { items { id } } }",
+        ns=namespace,
+    )
     assert listing["data"]["memories"]["items"] == []
 
 
@@ -85,11 +100,23 @@ def test_unknown_enum_value_is_rejected_by_the_schema(client: TestClient, namesp
 
 def test_not_found_names_the_field(client: TestClient, namespace: str) -> None:
     missing = str(uuid.uuid4())
-    out = gql(client, "query($ns: String!, $id: ID!) { memory(namespace: $ns, id: $id) { id } }", ns=namespace, id=missing)
-    assert out["errors"][0]["extensions"] == {"code": "NOT_FOUND", "kind": "memory", "id": missing, "field": "id"}
+    out = gql(
+        client,
+        "query($ns: String!, $id: ID!) { memory(namespace: $ns, id: $id) { id } }",
+        ns=namespace,
+        id=missing,
+    )
+    assert out["errors"][0]["extensions"] == {
+        "code": "NOT_FOUND",
+        "kind": "memory",
+        "id": missing,
+        "field": "id",
+    }
 
 
-def test_unexpected_errors_are_masked(client: TestClient, runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unexpected_errors_are_masked(
+    client: TestClient, runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("internal detail that must not leak")
 
@@ -101,10 +128,43 @@ def test_unexpected_errors_are_masked(client: TestClient, runtime: Runtime, name
 
 def test_every_error_class_has_a_distinct_code() -> None:
     classes = [
-        obj for obj in vars(errors).values()
-        if isinstance(obj, type) and issubclass(obj, errors.HippographError) and obj is not errors.HippographError
+        obj
+        for obj in vars(errors).values()
+        if isinstance(obj, type)
+        and issubclass(obj, errors.HippographError)
+        and obj is not errors.HippographError
     ]
     assert len(classes) >= 10
     codes = [c.code for c in classes]
     assert "INTERNAL" not in codes
     assert len(codes) == len(set(codes))
+
+
+RECALL = """
+query($ns: String!, $c: String!) {
+  recall(namespace: $ns, context: $c, k: 3, explain: true) {
+    gap bestRelevance totalMs
+    items { score flagged memory { content } explanation { seedKinds relevance path { type via } } }
+  }
+}"""
+
+
+def test_recall_over_graphql(client: TestClient, namespace: str) -> None:
+    gql(client, REMEMBER, ns=namespace, m={"content": "Omar is allergic to peanuts"})
+    gql(
+        client,
+        REMEMBER,
+        ns=namespace,
+        m={
+            "content": "Never suggest peanut recipes",
+            "memoryType": "NEGATIVE",
+            "triggerPatterns": ["recipe"],
+        },
+    )
+    out = gql(client, RECALL, ns=namespace, c="Suggest a dessert recipe for Omar")["data"]["recall"]
+    assert out["gap"] is False
+    assert out["items"][0]["flagged"] is True
+    assert out["items"][0]["memory"]["content"] == "Never suggest peanut recipes"
+    contents = [i["memory"]["content"] for i in out["items"]]
+    assert "Omar is allergic to peanuts" in contents
+    assert all(i["explanation"]["relevance"] >= 0 for i in out["items"])

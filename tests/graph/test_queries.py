@@ -48,14 +48,18 @@ def test_statement_compiles(any_runtime: Runtime, name: str) -> None:
     store = any_runtime.store
     query = queries.load(name, store.dialect.name)
     assert query.language == "cypher"
-    result = store.driver.execute_query("EXPLAIN " + query.text, store.dialect.params(), database_=store.database)
+    result = store.driver.execute_query(
+        "EXPLAIN " + query.text, store.dialect.params(), database_=store.database
+    )
     assert result.summary is not None
 
 
 def test_schema_is_idempotent(any_runtime: Runtime) -> None:
     any_runtime.store.install_schema(dimensions=any_runtime.embedder.dimensions)
     any_runtime.store.install_schema(dimensions=any_runtime.embedder.dimensions)
-    rows = any_runtime.store.driver.execute_query("SHOW INDEXES", database_=any_runtime.store.database).records
+    rows = any_runtime.store.driver.execute_query(
+        "SHOW INDEXES", database_=any_runtime.store.database
+    ).records
     names = {r["name"] for r in rows}
     assert any_runtime.store.dialect.vector_index in names
     assert any_runtime.store.dialect.fulltext_index in names

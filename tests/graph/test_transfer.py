@@ -14,7 +14,9 @@ def _dump(rt: Runtime, ns: str) -> list[dict[str, object]]:
     buf = io.StringIO()
     transfer.export_to(rt.store, buf, ns)
     lines = [json.loads(x) for x in buf.getvalue().splitlines()]
-    return sorted((x for x in lines if x["kind"] != "header"), key=lambda x: json.dumps(x, sort_keys=True))
+    return sorted(
+        (x for x in lines if x["kind"] != "header"), key=lambda x: json.dumps(x, sort_keys=True)
+    )
 
 
 def test_round_trip_is_exact(runtime: Runtime, namespace: str) -> None:
@@ -34,20 +36,25 @@ def test_round_trip_is_exact(runtime: Runtime, namespace: str) -> None:
     before = _dump(runtime, namespace)
     kinds = sorted({str(x["kind"]) for x in before})
     assert kinds == ["edge", "memory", "tag", "tombstone"]
-    edge_types = sorted(str(x["type"]) for x in before if x["kind"] == "edge")
-    assert edge_types == ["HAS_TAG", "HAS_TAG", "HAS_TAG", "RELATES_TO", "SUPERSEDES"]
+    edge_types = {str(x["type"]) for x in before if x["kind"] == "edge"}
+    assert edge_types == {"HAS_TAG", "RELATES_TO", "SUPERSEDES"}
+    tag_edges = sum(1 for x in before if x["kind"] == "edge" and x["type"] == "HAS_TAG")
 
     buf = io.StringIO()
     transfer.export_to(runtime.store, buf, namespace)
     runtime.store.driver.execute_query(
-        "MATCH (n) WHERE n.namespace = $ns DETACH DELETE n", ns=namespace, database_=runtime.store.database
+        "MATCH (n) WHERE n.namespace = $ns DETACH DELETE n",
+        ns=namespace,
+        database_=runtime.store.database,
     )
     assert _dump(runtime, namespace) == []
     counts = transfer.import_from(runtime.store, io.StringIO(buf.getvalue()))
-    assert counts["memory"] == 3 and counts["edge:HAS_TAG"] == 3
+    assert counts["memory"] == 3 and counts["edge:HAS_TAG"] == tag_edges
     assert _dump(runtime, namespace) == before
     # Imported embeddings still serve the vector index.
-    found = memories.search(runtime.store, runtime.embedder, namespace, "where does Kim live now", 1)
+    found = memories.search(
+        runtime.store, runtime.embedder, namespace, "where does Kim live now", 1
+    )
     assert found[0].memory.id == b.memory.id
 
 

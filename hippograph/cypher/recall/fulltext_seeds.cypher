@@ -1,0 +1,8 @@
+CALL db.index.fulltext.queryNodes($fulltext_index, $query) YIELD node AS m, score
+WITH m, score
+WHERE m.namespace = $namespace AND m.status IN $statuses
+  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
+       OR (m.scope = 'session' AND m.session_id = $session_id))
+RETURN m.id AS id, score
+ORDER BY score DESC
+LIMIT $k

@@ -1,0 +1,1 @@
+CREATE INDEX tag_namespace IF NOT EXISTS FOR (t:Tag) ON (t.namespace)

@@ -1,0 +1,72 @@
+"""Cues a query carries beyond its words: the speakers it names and the dates it mentions.
+
+A question about one person ("What martial arts has John done?") names them because it is
+*about* them, not because the answer repeats the name: the name is taken out of the searched
+text and becomes a speaker cue instead. Dates ("in June", "May 3, 2023", "in 2022") become
+time windows, widened afterwards because people talk about an event in the weeks after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+_MONTH_NAMES = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+_MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
+_DATE = re.compile(
+    r"\b(?:(\d{1,2})\s+)?(" + "|".join(_MONTHS) + r")(?:\s+(\d{1,2}))?(?:,?\s+(\d{4}))?\b"
+    r"|\b(?:in|of|during)\s+((?:19|20)\d{2})\b",
+    re.IGNORECASE,
+)
+_SPACE = re.compile(r"\s+")
+Window = tuple[datetime, datetime]
+
+
+def named_speakers(query: str, speakers: Iterable[str]) -> frozenset[str]:
+    """The speakers (lower-case names) that ``query`` mentions as whole words."""
+    lowered = query.lower()
+    return frozenset(
+        s for s in set(speakers) if s and re.search(rf"\b{re.escape(s.lower())}\b", lowered)
+    )
+
+
+def focus(query: str, speakers: Iterable[str]) -> tuple[str, frozenset[str]]:
+    """The text to embed and full-text search, and the speakers the query names."""
+    named = named_speakers(query, speakers)
+    text = query
+    for name in named:
+        text = re.sub(rf"\b{re.escape(name)}(?:'s)?\b", " ", text, flags=re.IGNORECASE)
+    text = _SPACE.sub(" ", text).strip()
+    return (text or query), named
+
+
+def date_windows(query: str, slack_days: int) -> list[Window]:
+    """Periods the query names, each widened by ``slack_days`` after its end (UTC)."""
+    windows: list[Window] = []
+    for m in _DATE.finditer(query):
+        day_a, month, day_b, year, year_only = m.groups()
+        if year_only:
+            start = datetime(int(year_only), 1, 1, tzinfo=UTC)
+            end = datetime(int(year_only) + 1, 1, 1, tzinfo=UTC)
+            windows.append((start, end + timedelta(days=slack_days)))
+            continue
+        month_no = _MONTHS[month.lower()]
+        years = [int(year)] if year else list(range(1990, 2100))
+        day = day_a or day_b
+        for y in years:
+            if day:
+                start = datetime(y, month_no, min(int(day), 28), tzinfo=UTC)
+                end = start + timedelta(days=1)
+            else:
+                start = datetime(y, month_no, 1, tzinfo=UTC)
+                end = datetime(y + month_no // 12, month_no % 12 + 1, 1, tzinfo=UTC)
+            windows.append((start, end + timedelta(days=slack_days)))
+    return windows
+
+
+def in_windows(moment: datetime, windows: list[Window]) -> bool:
+    return any(a <= moment < b for a, b in windows)

@@ -1,0 +1,75 @@
+"""Named presets for the retrieval cascade (one place for every constant of `recall`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class CascadeConfig:
+    """Tunables of `retrieval.recall`. Defaults are the design's; see DEFAULT_CASCADE.
+
+    vector_seeds / min_seed_cosine: vector-index seeds and their cosine floor.
+    fulltext_seeds: full-text (BM25) seeds added to the vector ones (hybrid seeds).
+    fulltext_hits: full-text hits fetched to score relevance (their maximum normalizes it).
+    alpha: relevance = alpha * cosine + (1 - alpha) * normalized full-text score.
+    prf_weight / prf_depth: pseudo-relevance feedback; the query vector moves toward the mean
+        of the prf_depth most relevant memories and the vector seeds are searched again.
+    depth / hop_decay / fan_out: breadth-first expansion; activation x hop_decay per hop;
+        at most fan_out edges followed per node and edge kind.
+    frontier: at most this many memories expanded per hop (strongest first).
+    *_weight: edge weights (RELATES_TO uses its own weight x confidence); a tag's weight is
+        scaled by its rarity, log(n / degree) / log(n), n the namespace's memory count.
+    max_tag_degree / max_cluster_size: hubs above these sizes are not expanded.
+    edge_floor: RELATES_TO edges below this confidence are ignored.
+    activation_weight: how much graph activation adds to relevance in the final score.
+    speaker_weight: bonus for a memory said by the one speaker the query names.
+    time_weight / time_slack_days: bonus for a memory dated inside a period the query names.
+    importance_weight: multiplier (1 + w * importance) from PageRank importance.
+    recency_boost / recency_hours: score x (1 + boost * e^(-hours since last access / hours)).
+    min_relevance: a context whose best relevance is below this is logged as a gap.
+    topic_shift: a session's surfaced set is cleared when the new context's similarity to the
+        previous one falls below this.
+    resurface_top: an already surfaced memory is shown again only if it ranks this high.
+    """
+
+    vector_seeds: int = 10
+    min_seed_cosine: float = 0.4
+    fulltext_seeds: int = 10
+    fulltext_hits: int = 50
+    alpha: float = 0.8
+    prf_weight: float = 0.3
+    prf_depth: int = 3
+    depth: int = 2
+    hop_decay: float = 0.7
+    fan_out: int = 10
+    frontier: int = 40
+    has_tag_weight: float = 0.8
+    in_cluster_weight: float = 0.6
+    supersedes_weight: float = 0.9
+    other_weight: float = 0.3
+    max_tag_degree: int = 10
+    max_cluster_size: int = 20
+    edge_floor: float = 0.2
+    activation_weight: float = 0.6
+    speaker_weight: float = 0.3
+    time_weight: float = 0.1
+    time_slack_days: int = 31
+    importance_weight: float = 0.1
+    recency_boost: float = 0.5
+    recency_hours: float = 24.0
+    min_relevance: float = 0.35
+    topic_shift: float = 0.3
+    resurface_top: int = 3
+    negative_rules_limit: int = 500
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.depth <= 4:
+            raise ValueError("CascadeConfig.depth must be within 0..4")
+        if not 0.0 <= self.alpha <= 1.0:
+            raise ValueError("CascadeConfig.alpha must be within 0..1")
+
+
+DEFAULT_CASCADE = CascadeConfig()
+# The same cascade without graph expansion or query cues: what plain hybrid search gives.
+SEEDS_ONLY = CascadeConfig(depth=0, speaker_weight=0.0, time_weight=0.0, prf_weight=0.0)

@@ -1,0 +1,546 @@
+"""Recall: the retrieval cascade.
+
+1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`).
+2. Hybrid seeds: vector-index top-N (cosine floor) plus full-text hits; relevance is
+   ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
+3. Pseudo-relevance feedback: the query vector moves toward the most relevant memories and the
+   vector index is asked again.
+4. Breadth-first expansion in Cypher (`recall/expand`), one statement per hop, over weighted
+   edges, activation decaying per hop, fan-out bounded per node, hubs skipped.
+5. One ranking: relevance + activation + cues, x recency boost x confidence x importance.
+
+A superseded seed is replaced by its active successor; archived memories stay out unless asked
+for; negative memories whose trigger patterns match the context are always surfaced, flagged.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hippograph.graph import cues, validate
+from hippograph.graph.embedder import Embedder
+from hippograph.graph.memories import to_memory
+from hippograph.graph.model import MEMORY_TYPES, Memory, now_iso, parse_iso
+from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.store import Row, Store
+from hippograph.graph.tagging import STOPWORDS
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+SPEAKER_PREFIX = "speaker:"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallRequest:
+    context: str
+    k: int = 10
+    project: str | None = None
+    session_id: str | None = None
+    memory_types: tuple[str, ...] = ()
+    include_archived: bool = False
+    include_history: bool = False
+    explain: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step:
+    """One edge followed during expansion."""
+
+    from_id: str
+    to_id: str
+    type: str
+    via: str
+    weight: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class Explanation:
+    seed: str  # the seed the memory was reached from (itself for a seed)
+    seed_kinds: tuple[str, ...]  # vector, fulltext, successor, trigger, expanded
+    path: tuple[Step, ...]
+    cosine: float
+    fulltext: float
+    relevance: float
+    activation: float
+    speaker: float
+    time: float
+    recency: float
+    confidence: float
+    importance: float
+    score: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryEntry:
+    id: str
+    content: str
+    created_at: str
+    superseded_at: str | None
+    reason: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recalled:
+    memory: Memory
+    score: float
+    flagged: bool = False
+    history: tuple[HistoryEntry, ...] = ()
+    explanation: Explanation | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallResult:
+    items: tuple[Recalled, ...]
+    gap: bool
+    best_relevance: float
+    topic_reset: bool
+    embed_ms: float
+    total_ms: float
+
+
+@dataclass
+class _Trace:
+    """Per-candidate bookkeeping while the cascade runs."""
+
+    kinds: set[str] = field(default_factory=set)
+    seed: str = ""
+    path: tuple[Step, ...] = ()
+    activation: float = 0.0  # what it can pass on
+    received: float = 0.0  # what it got from other memories
+
+
+def recall(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    request: RecallRequest,
+    config: CascadeConfig = DEFAULT_CASCADE,
+    *,
+    limits: validate.Limits = validate.Limits(),  # noqa: B008 - immutable
+) -> RecallResult:
+    """The memories relevant to ``request.context``, best first (see the module docstring)."""
+    started = time.perf_counter()
+    validate.namespace(namespace)
+    context = validate.content(request.context, limits, "context")
+    k = validate.top_k(request.k, limits)
+    for i, t in enumerate(request.memory_types):
+        validate.choice(t, MEMORY_TYPES, f"memoryTypes[{i}]")
+    scope = {"project": request.project, "session_id": request.session_id}
+    statuses = ["active", "archived"] if request.include_archived else ["active"]
+
+    speakers = [r["name"] for r in store.read("recall/speakers", namespace=namespace)]
+    focused, named = cues.focus(context, speakers)
+    t0 = time.perf_counter()
+    query = embedder.embed([focused])[0]
+    embed_ms = (time.perf_counter() - t0) * 1000
+
+    seed_statuses = [*statuses, "superseded"]
+    fulltext = _fulltext(store, namespace, focused, seed_statuses, scope, config)
+    vector = _vector(store, namespace, query, config, seed_statuses, scope)
+    if config.prf_weight > 0 and (vector or fulltext):
+        query = _feedback_query(store, namespace, query, vector, fulltext, config)
+        vector = _vector(store, namespace, query, config, seed_statuses, scope)
+
+    traces = _seeds(store, namespace, vector, fulltext, config)
+    embedding = _floats(query)
+    rows = store.read(
+        "recall/candidates", namespace=namespace, ids=list(traces), embedding=embedding
+    )
+    top_ft = max(fulltext.values(), default=0.0)
+    for row in rows:
+        seed_id = row["memory"]["id"]
+        traces[seed_id].activation = _relevance(
+            float(row["cosine"]), fulltext.get(seed_id, 0.0), top_ft, config
+        )
+    total = store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
+    _expand(store, namespace, traces, config, statuses, scope, int(total))
+    fetched = {r["memory"]["id"] for r in rows}
+    rest = [i for i in traces if i not in fetched]
+    if rest:
+        rows += store.read("recall/candidates", namespace=namespace, ids=rest, embedding=embedding)
+    ranked, best = _rank(rows, traces, fulltext, named, context, request, config, statuses)
+    flagged = _triggered(store, namespace, context, scope, config)
+    items, reset = _session_filter(store, namespace, request, query, ranked, k, config)
+    items = _with_negatives(store, namespace, items, flagged, query)
+    if request.include_history:
+        items = _with_history(store, namespace, items)
+    if not request.explain:
+        items = [
+            Recalled(memory=r.memory, score=r.score, flagged=r.flagged, history=r.history)
+            for r in items
+        ]
+    return RecallResult(
+        items=tuple(items),
+        gap=best < config.min_relevance and not flagged,
+        best_relevance=best,
+        topic_reset=reset,
+        embed_ms=embed_ms,
+        total_ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def lucene_query(text: str) -> str:
+    """Content words of ``text`` OR-ed together; nothing the Lucene syntax could misread."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    kept = [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 1]
+    return " OR ".join(kept[:32])
+
+
+def _floats(vector: Any) -> list[float]:
+    return [float(x) for x in vector]
+
+
+def _fulltext(
+    store: Store,
+    ns: str,
+    text: str,
+    statuses: list[str],
+    scope: dict[str, Any],
+    config: CascadeConfig,
+) -> dict[str, float]:
+    query = lucene_query(text)
+    if not query or config.fulltext_hits <= 0:
+        return {}
+    rows = store.read(
+        "recall/fulltext_seeds",
+        namespace=ns,
+        query=query,
+        statuses=statuses,
+        k=config.fulltext_hits,
+        **scope,
+    )
+    return {r["id"]: float(r["score"]) for r in rows}
+
+
+def _vector(
+    store: Store,
+    ns: str,
+    query: Any,
+    config: CascadeConfig,
+    statuses: list[str],
+    scope: dict[str, Any],
+) -> dict[str, float]:
+    k = max(config.vector_seeds, config.prf_depth)
+    params = {"namespace": ns, "statuses": statuses, "embedding": _floats(query), "k": k, **scope}
+    rows = store.read(
+        "recall/vector_seeds", candidates=max(k * store.dialect.vector_oversample, 100), **params
+    )
+    if len(rows) < k:
+        # The index is shared by every namespace: when filtering leaves too few, scan exactly.
+        rows = store.read("recall/vector_seeds_exact", **params)
+    return {r["id"]: float(r["cosine"]) for r in rows}
+
+
+def _feedback_query(
+    store: Store,
+    ns: str,
+    query: Any,
+    vector: dict[str, float],
+    fulltext: dict[str, float],
+    config: CascadeConfig,
+) -> Any:
+    """Pseudo-relevance feedback: move the query toward its most relevant memories."""
+    pool = list(dict.fromkeys([*vector, *fulltext]))
+    rows = store.read("recall/candidates", namespace=ns, ids=pool, embedding=_floats(query))
+    top_ft = max(fulltext.values(), default=0.0)
+    rel = {
+        r["memory"]["id"]: _relevance(
+            float(r["cosine"]), fulltext.get(r["memory"]["id"], 0.0), top_ft, config
+        )
+        for r in rows
+    }
+    best = sorted(rel, key=lambda i: -rel[i])[: config.prf_depth]
+    vectors = [
+        r["embedding"]
+        for r in store.read("recall/embeddings", namespace=ns, ids=best)
+        if r["embedding"]
+    ]
+    if not vectors:
+        return query
+    moved = np.asarray(query) + config.prf_weight * np.mean(
+        np.asarray(vectors, dtype=np.float32), axis=0
+    )
+    return moved / np.linalg.norm(moved)
+
+
+def _relevance(cosine: float, ft: float, top_ft: float, config: CascadeConfig) -> float:
+    return config.alpha * cosine + (1 - config.alpha) * (ft / top_ft if top_ft > 0 else 0.0)
+
+
+def _seeds(
+    store: Store,
+    ns: str,
+    vector: dict[str, float],
+    fulltext: dict[str, float],
+    config: CascadeConfig,
+) -> dict[str, _Trace]:
+    chosen: dict[str, set[str]] = {}
+    for memory_id, cosine in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
+        if cosine >= config.min_seed_cosine:
+            chosen.setdefault(memory_id, set()).add("vector")
+    for memory_id in list(fulltext)[: config.fulltext_seeds]:
+        chosen.setdefault(memory_id, set()).add("fulltext")
+    if not chosen:
+        # Nothing clears the floor: answer with the nearest memories anyway (the result is
+        # flagged as a gap by its low relevance) rather than with nothing.
+        for memory_id, _ in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
+            chosen.setdefault(memory_id, set()).add("vector")
+    successors = {
+        r["old_id"]: r["new_id"]
+        for r in store.read("recall/successors", namespace=ns, ids=list(chosen))
+    }
+    traces: dict[str, _Trace] = {}
+    for memory_id, kinds in chosen.items():
+        target = successors.get(memory_id, memory_id)
+        trace = traces.setdefault(target, _Trace(seed=target))
+        trace.kinds |= kinds | ({"successor"} if target != memory_id else set())
+    return traces
+
+
+def _expand(
+    store: Store,
+    ns: str,
+    traces: dict[str, _Trace],
+    config: CascadeConfig,
+    statuses: list[str],
+    scope: dict[str, Any],
+    total: int,
+) -> None:
+    """Spread activation breadth-first from the seeds (a seed starts with its relevance). A
+    memory keeps the largest amount it receives from another memory and passes that on."""
+    frontier = sorted(traces, key=lambda i: -traces[i].activation)
+    for _hop in range(config.depth):
+        if not frontier:
+            return
+        rows = store.read(
+            "recall/expand",
+            namespace=ns,
+            frontier=frontier[: config.frontier],
+            statuses=statuses,
+            edge_floor=config.edge_floor,
+            fan_out=config.fan_out,
+            max_tag_degree=config.max_tag_degree,
+            max_cluster_size=config.max_cluster_size,
+            **scope,
+        )
+        touched: dict[str, float] = {}
+        for row in rows:
+            source = traces[row["src"]]
+            weight = _edge_weight(row, config, total)
+            amount = source.activation * weight * config.hop_decay
+            target = traces.setdefault(row["dst"], _Trace(kinds={"expanded"}))
+            if amount <= target.received:
+                continue
+            target.received = amount
+            if "expanded" in target.kinds:
+                step = Step(
+                    from_id=row["src"],
+                    to_id=row["dst"],
+                    type=row["type"],
+                    via=row["via"] or "",
+                    weight=weight,
+                )
+                target.seed, target.path = source.seed, (*source.path, step)
+            if amount > target.activation:
+                target.activation = amount
+                touched[row["dst"]] = amount
+        frontier = sorted(touched, key=lambda i: -touched[i])
+
+
+def _edge_weight(row: Row, config: CascadeConfig, total: int) -> float:
+    kind = row["type"]
+    if kind == "RELATES_TO":
+        return float(row["w"])
+    if kind == "HAS_TAG":
+        degree = max(int(row["degree"]), 1)
+        rarity = math.log(total / degree) / math.log(total) if total > 1 and degree < total else 0.0
+        return config.has_tag_weight * rarity
+    if kind == "IN_CLUSTER":
+        return config.in_cluster_weight
+    if kind == "SUPERSEDES":
+        return config.supersedes_weight
+    return config.other_weight
+
+
+def _rank(
+    rows: list[Row],
+    traces: dict[str, _Trace],
+    fulltext: dict[str, float],
+    named: frozenset[str],
+    context: str,
+    request: RecallRequest,
+    config: CascadeConfig,
+    statuses: list[str],
+) -> tuple[list[Recalled], float]:
+    top_ft = max(fulltext.values(), default=0.0)
+    windows = cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
+    now = time.time()
+    scored: list[Recalled] = []
+    best = 0.0
+    for row in rows:
+        memory = to_memory(row)
+        if memory.status not in statuses or (
+            request.memory_types and memory.memory_type not in request.memory_types
+        ):
+            continue
+        trace = traces[memory.id]
+        cosine, ft = float(row["cosine"]), fulltext.get(memory.id, 0.0)
+        rel = _relevance(cosine, ft, top_ft, config)
+        best = max(best, rel)
+        speaker = 1.0 if len(named) == 1 and _speaker_of(memory) in named else 0.0
+        when = 1.0 if windows and cues.in_windows(parse_iso(memory.created_at), windows) else 0.0
+        recency = _recency(memory, now, config)
+        importance = memory.importance or 0.0
+        base = (
+            rel
+            + config.activation_weight * trace.received
+            + config.speaker_weight * speaker
+            + config.time_weight * when
+        )
+        score = base * recency * memory.confidence * (1 + config.importance_weight * importance)
+        explanation = Explanation(
+            seed=trace.seed,
+            seed_kinds=tuple(sorted(trace.kinds or {"expanded"})),
+            path=trace.path,
+            cosine=cosine,
+            fulltext=ft,
+            relevance=rel,
+            activation=trace.received,
+            speaker=speaker,
+            time=when,
+            recency=recency,
+            confidence=memory.confidence,
+            importance=importance,
+            score=score,
+        )
+        scored.append(Recalled(memory=memory, score=score, explanation=explanation))
+    scored.sort(key=lambda r: (-r.score, r.memory.id))
+    return scored, best
+
+
+def _speaker_of(memory: Memory) -> str | None:
+    for tag in memory.tags:
+        if tag.startswith(SPEAKER_PREFIX):
+            return tag[len(SPEAKER_PREFIX) :]
+    return None
+
+
+def _recency(memory: Memory, now: float, config: CascadeConfig) -> float:
+    """1 + boost x e^(-hours since last access / hours); a never-used memory gets no boost."""
+    if not memory.last_accessed or config.recency_boost <= 0:
+        return 1.0
+    hours = max(0.0, (now - parse_iso(memory.last_accessed).timestamp()) / 3600)
+    return 1 + config.recency_boost * math.exp(-hours / config.recency_hours)
+
+
+def pattern_matches(pattern: str, context: str) -> bool:
+    """A trigger pattern: ``re:<regex>`` or words that must all appear (case-insensitive)."""
+    if pattern.startswith("re:"):
+        try:
+            return re.search(pattern[3:], context, re.IGNORECASE) is not None
+        except re.error:
+            return False
+    words = [w.lower() for w in _WORD.findall(pattern)]
+    lowered = context.lower()
+    return bool(words) and all(re.search(rf"\b{re.escape(w)}\b", lowered) for w in words)
+
+
+def _triggered(
+    store: Store, ns: str, context: str, scope: dict[str, Any], config: CascadeConfig
+) -> list[str]:
+    rows = store.read(
+        "recall/negative_rules", namespace=ns, limit=config.negative_rules_limit, **scope
+    )
+    return [r["id"] for r in rows if any(pattern_matches(p, context) for p in r["patterns"] or ())]
+
+
+def _with_negatives(
+    store: Store, ns: str, items: list[Recalled], flagged: list[str], query: Any
+) -> list[Recalled]:
+    if not flagged:
+        return items
+    present = {r.memory.id: r for r in items}
+    rows = store.read("recall/candidates", namespace=ns, ids=flagged, embedding=_floats(query))
+    head = []
+    for row in rows:
+        memory = to_memory(row)
+        old = present.pop(memory.id, None)
+        explanation = old.explanation if old else None
+        head.append(
+            Recalled(
+                memory=memory,
+                score=old.score if old else float(row["cosine"]),
+                flagged=True,
+                explanation=explanation,
+            )
+        )
+    return head + [r for r in items if r.memory.id in present]
+
+
+def _session_filter(
+    store: Store,
+    ns: str,
+    request: RecallRequest,
+    query: Any,
+    ranked: list[Recalled],
+    k: int,
+    config: CascadeConfig,
+) -> tuple[list[Recalled], bool]:
+    """Within a session, what was surfaced already is not repeated unless it still ranks in the
+    top ``resurface_top``; a change of topic clears that memory."""
+    if not request.session_id:
+        return ranked[:k], False
+    uid = f"{ns}|{request.session_id}"
+    state = store.read("recall/session_state", uid=uid)
+    surfaced: list[str] = list(state[0]["surfaced"] or []) if state else []
+    reset = False
+    if state and state[0]["context_embedding"]:
+        previous = np.asarray(state[0]["context_embedding"], dtype=np.float32)
+        if float(previous @ np.asarray(query)) < config.topic_shift:
+            surfaced, reset = [], True
+    seen = set(surfaced)
+    chosen = [
+        r for rank, r in enumerate(ranked) if rank < config.resurface_top or r.memory.id not in seen
+    ][:k]
+    merged = list(dict.fromkeys([*surfaced, *(r.memory.id for r in chosen)]))[-500:]
+    store.write(
+        "recall/session_save",
+        uid=uid,
+        namespace=ns,
+        session_id=request.session_id,
+        context_embedding=_floats(query),
+        surfaced=merged,
+        now=now_iso(),
+    )
+    return chosen, reset
+
+
+def _with_history(store: Store, ns: str, items: Sequence[Recalled]) -> list[Recalled]:
+    rows = store.read("recall/history", namespace=ns, ids=[r.memory.id for r in items])
+    history: dict[str, list[HistoryEntry]] = {}
+    for row in rows:
+        history.setdefault(row["current_id"], []).append(
+            HistoryEntry(
+                id=row["id"],
+                content=row["content"],
+                created_at=row["created_at"],
+                superseded_at=row["superseded_at"],
+                reason=row["reason"],
+            )
+        )
+    return [
+        Recalled(
+            memory=r.memory,
+            score=r.score,
+            flagged=r.flagged,
+            explanation=r.explanation,
+            history=tuple(history.get(r.memory.id, ())),
+        )
+        for r in items
+    ]

@@ -1,0 +1,292 @@
+"""Offline, deterministic tag inference at write time: no model, only rules.
+
+Tags are normalised names (:func:`normalize_tag`). The conventions:
+
+- ``speaker:<name>`` for who said it, plus ``<name>`` itself, so a tag query for a person
+  finds what they said as well as what was said about them;
+- ``path:<path>`` per touched file (trailing components kept when the path is too long)
+  and the file's language (``python`` for ``.py``);
+- ``#hashtags`` become the bare tag (``#Hiking`` -> ``hiking``);
+- named entities: capitalised runs not at a sentence start (``New York``), acronyms
+  (``LGBTQ``) and technical casing (``PostgreSQL``, ``Neo4j``, ``GPT-4``, ``C++``);
+- keywords: the most frequent content words left after a stopword list.
+
+:func:`infer_tags` emits them in that order of trust, then cuts at ``max_tags``.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from hippograph.graph.errors import InvalidInput
+
+MAX_TAG_LENGTH = 64
+
+# A word list reads better as text than as 400 quoted literals.
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above across after afterwards again against all almost alone along already also
+    although always am among amongst an and another any anybody anyhow anyone anything anyway
+    anyways anywhere are aren around as at back be became because become becomes becoming been
+    before beforehand behind being below beside besides between beyond both but by can cannot
+    cant could couldn did didn do does doesn doing don done down during each either else
+    elsewhere enough etc even ever every everybody everyone everything everywhere except few
+    for former formerly from further had hadn has hasn have haven having he hence her here
+    hereafter hereby herein hers herself him himself his how however i ie if in indeed into
+    is isn it its itself just least less let lets ll many may maybe me meanwhile might mine
+    more moreover most mostly much must mustn my myself namely neither never nevertheless next
+    near no nobody none noone nor not nothing now nowhere of off often on once one only onto or
+    other others otherwise our ours ourselves out over own per perhaps please quite rather re
+    same several she should shouldn since so some somebody somehow someone something sometime
+    sometimes somewhat somewhere still such than that the their theirs them themselves then
+    thence there thereafter thereby therefore therein thereupon these they this those though
+    through throughout thru thus to together too toward towards under until up upon us ve very
+    via was wasn we were weren what whatever when whence whenever where whereafter whereas
+    whereby wherein whereupon wherever whether which while whither who whoever whole whom whose
+    why will with within without won would wouldn yet you your yours yourself yourselves
+    i'm i've i'll i'd you're you've you'll you'd he's she's it's we're we've we'll we'd
+    they're they've they'll they'd that's there's here's what's who's let's can't won't don't
+    doesn't didn't isn't aren't wasn't weren't haven't hasn't hadn't shouldn't wouldn't
+    couldn't mustn't ain't y'all gonna wanna gotta kinda sorta
+    oh ok okay yeah yes yep nope hey hi hello bye thanks thank thx please sure wow cool nice
+    great awesome amazing glad sorry lol haha omg btw fyi hmm um uh well right totally really
+    actually basically literally definitely probably certainly seriously honestly hopefully
+    exactly especially usually recently finally simply clearly likely nearly fully truly
+    absolutely lot lots bit kind sort thing things stuff way ways time times day days
+    get gets got getting gotten go goes going went gone make makes made making take takes
+    took taken taking come comes came coming see sees saw seen seeing know knows knew known
+    think thinks thought thinking say says said saying tell tells told want wants wanted
+    like liked likes look looks looked looking feel feels felt feeling give gives gave given
+    use uses used using try tries tried trying need needs needed keep keeps kept put puts
+    mean means meant seem seems seemed let find found work good bad new old big small little
+    long last first second today yesterday tomorrow tonight ago soon later week weeks month
+    months year years morning evening night monday tuesday wednesday thursday friday saturday
+    sunday pm january february march april june july august september october november december
+    two three four five six seven eight nine ten hundred thousand lot also able
+    """.split()  # noqa: SIM905
+)
+
+_LANGUAGES: dict[str, str] = {
+    "py": "python", "pyi": "python", "ipynb": "python", "js": "javascript",
+    "mjs": "javascript", "cjs": "javascript", "jsx": "javascript", "ts": "typescript",
+    "tsx": "typescript", "rs": "rust", "go": "go", "java": "java", "kt": "kotlin",
+    "kts": "kotlin", "scala": "scala", "rb": "ruby", "php": "php", "cs": "csharp",
+    "c": "c", "h": "c", "cc": "cpp", "cpp": "cpp", "cxx": "cpp", "hpp": "cpp",
+    "swift": "swift", "m": "objective-c", "r": "r", "jl": "julia", "lua": "lua",
+    "sh": "shell", "bash": "shell", "zsh": "shell", "ps1": "powershell", "sql": "sql",
+    "cypher": "cypher", "html": "html", "css": "css", "scss": "css", "vue": "vue",
+    "svelte": "svelte", "md": "markdown", "rst": "restructuredtext", "yml": "yaml",
+    "yaml": "yaml", "json": "json", "toml": "toml", "xml": "xml", "tf": "terraform",
+    "dart": "dart", "ex": "elixir", "exs": "elixir", "erl": "erlang", "hs": "haskell",
+    "clj": "clojure", "ml": "ocaml", "zig": "zig", "proto": "protobuf",
+}  # fmt: skip
+_FILENAMES: dict[str, str] = {"dockerfile": "docker", "makefile": "make", "cmakelists.txt": "cmake"}
+
+_SEPARATORS = re.compile(r"[\s_\-]+")
+_LEAD_STRIP = string.punctuation + string.whitespace
+_TRAIL_STRIP = _LEAD_STRIP.replace("+", "").replace("#", "")  # keep c++, c#
+_HASHTAG = re.compile(r"(?<![\w#&])#([^\W\d_][\w-]*)")
+_TERM = re.compile(r"[^\W_]+(?:['’][^\W_]+)?(?:\+\+|#(?!\w))?")
+_TOKEN = re.compile(r"[^\W_](?:[\w'’]|[.\-](?=[^\W_]))*(?:\+\+|#(?!\w))?")
+_BOUNDARY = re.compile(r"[.!?:;\"“”()\[\]\n]")
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9&]*[A-Z][A-Z0-9&]*s?")
+_MIXED_CASE = re.compile(r".*[a-z].*[A-Z].*")
+_ALNUM = re.compile(r"[A-Za-z]+[-.]?[0-9][\w.\-]*")
+_SYMBOLIC = re.compile(r"[A-Za-z]\+\+|[A-Za-z]#")
+_DOTTED = re.compile(r"[A-Z][A-Za-z0-9]*\.[A-Za-z]{2,}")
+_PARTS = re.compile(r"[\s.\-]+")
+_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "mt"})
+_NAME_PREFIXES = frozenset({"new", "great", "big", "little", "good", "old", "first", "last"})
+_CONNECTORS = frozenset({"of", "de", "da", "del", "der", "van", "von", "la", "le", "du"})
+
+
+def normalize_tag(name: str) -> str:
+    """The canonical form of a tag name: "Python", " python", "PYTHON" are all "python".
+
+    Lowercases, collapses runs of whitespace, underscores and hyphens to one "-", and strips
+    punctuation at the ends (a trailing "+" or "#" survives, for "c++" and "c#").
+    Raises InvalidInput when the result is empty or longer than 64 characters.
+    """
+    tag = _SEPARATORS.sub("-", unicodedata.normalize("NFKC", name).lower())
+    tag = tag.lstrip(_LEAD_STRIP).rstrip(_TRAIL_STRIP)
+    if not tag:
+        raise InvalidInput("tag", f"{name!r} is empty once normalised")
+    if len(tag) > MAX_TAG_LENGTH:
+        raise InvalidInput("tag", f"longer than {MAX_TAG_LENGTH} characters", limit=64)
+    return tag
+
+
+def terms(text: str) -> list[str]:
+    """Content terms in order, repeats kept (for BM25-style scoring): lowercased, at least
+    two characters, stopwords and possessive "'s" removed."""
+    found: list[str] = []
+    for raw in _TERM.findall(text.lower()):
+        term = _strip_possessive(raw.replace("’", "'"))
+        if len(term) >= 2 and term not in STOPWORDS:
+            found.append(term)
+    return found
+
+
+def keywords(text: str) -> list[str]:
+    """Distinct content words of three or more characters (not bare numbers), most
+    frequent first, ties in order of first appearance."""
+    counts = Counter(t for t in terms(text) if len(t) >= 3 and not t.isdigit())
+    return [term for term, _ in counts.most_common()]
+
+
+def infer_tags(
+    text: str,
+    *,
+    speaker: str | None = None,
+    file_paths: Sequence[str] = (),
+    max_tags: int = 8,
+) -> list[str]:
+    """Tags for a memory, most trustworthy first, at most ``max_tags``.
+
+    text: the memory's content.
+    speaker: who said it; adds ``speaker:<name>`` and ``<name>``.
+    file_paths: files the memory concerns; each adds ``path:<path>`` and its language.
+    max_tags: cap on the number of tags returned.
+    """
+    found = _entities(text)
+    in_entities = {part for entity in found for part in _PARTS.split(entity.lower())}
+    candidates = [
+        *_speaker_tags(speaker),
+        *_HASHTAG.findall(text),
+        *_file_tags(file_paths),
+        *found,
+        *(k for k in keywords(text) if k not in in_entities),
+    ]
+    return _first_valid(candidates, max_tags)
+
+
+def _first_valid(candidates: Sequence[str], limit: int) -> list[str]:
+    tags: list[str] = []
+    for candidate in candidates:
+        if len(tags) >= limit:
+            break
+        tag = _normalized_or_none(candidate)
+        if tag is not None and tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+def _normalized_or_none(name: str) -> str | None:
+    try:
+        return normalize_tag(name)
+    except InvalidInput:
+        return None
+
+
+def _strip_possessive(word: str) -> str:
+    return word[:-2] if word.endswith("'s") else word
+
+
+def _speaker_tags(speaker: str | None) -> list[str]:
+    if speaker is None or _normalized_or_none(speaker) is None:
+        return []
+    return [f"speaker:{speaker}", speaker]
+
+
+def _file_tags(paths: Sequence[str]) -> list[str]:
+    languages = [lang for lang in map(_language, paths) if lang]
+    return [*languages, *(_path_tag(p) for p in paths)]
+
+
+def _language(path: str) -> str | None:
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if name in _FILENAMES:
+        return _FILENAMES[name]
+    stem, dot, extension = name.rpartition(".")
+    return _LANGUAGES.get(extension) if dot and stem else None
+
+
+def _path_tag(path: str) -> str:
+    """``path:<path>``; when too long, the longest tail of whole components that fits."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    while len(parts) > 1 and len("path:" + "/".join(parts)) > MAX_TAG_LENGTH:
+        parts = parts[1:]
+    return "path:" + "/".join(parts)
+
+
+def _entities(text: str) -> list[str]:
+    """Named things, most mentioned first, ties in order of appearance."""
+    shouting = _is_shouting(text)
+    counts: Counter[str] = Counter()
+    for entity in _entity_runs(text, shouting):
+        counts[entity] += 1
+    return [entity for entity, _ in counts.most_common()]
+
+
+def _is_shouting(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 8 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
+
+
+def _entity_runs(text: str, shouting: bool) -> Iterator[str]:
+    run: list[str] = []
+    run_at_start = False
+    previous_end = 0
+    previous_word = ""
+    for match in _TOKEN.finditer(text):
+        word = _strip_possessive(match.group().replace("’", "'"))
+        gap = text[previous_end : match.start()]
+        at_start = previous_end == 0 or (
+            _BOUNDARY.search(gap) is not None and previous_word.lower() not in _TITLES
+        )
+        previous_end, previous_word = match.end(), word
+        if not shouting and _is_technical(word):
+            yield word
+        if _is_title_case(word):
+            if run and (gap != " " or at_start):
+                yield from _accepted(run, run_at_start)
+                run = []
+            if not run:
+                run_at_start = at_start
+            run.append(word)
+        elif run and gap == " " and word in _CONNECTORS:
+            run.append(word)
+        elif run:
+            yield from _accepted(run, run_at_start)
+            run = []
+    if run:
+        yield from _accepted(run, run_at_start)
+
+
+def _accepted(run: list[str], at_start: bool) -> Iterator[str]:
+    start, end = 0, len(run)
+    while start < end and _weak(run[start], run[start + 1 : end]):
+        start, at_start = start + 1, False
+    while end > start and (run[end - 1] in _CONNECTORS or run[end - 1].lower() in STOPWORDS):
+        end -= 1
+    # A lone capitalised word opening a sentence is usually just an ordinary word.
+    if end - start > 1 or (end - start == 1 and not at_start):
+        yield " ".join(run[start:end])
+
+
+def _weak(word: str, rest: list[str]) -> bool:
+    """Whether a run's first word is not part of the name ("The" Beatles, but "New" York)."""
+    lower = word.lower()
+    if lower in _TITLES:
+        return True
+    return lower in STOPWORDS and not (lower in _NAME_PREFIXES and rest)
+
+
+def _is_title_case(word: str) -> bool:
+    return word[0].isupper() and word[1:].islower() and word.isalpha()
+
+
+def _is_technical(word: str) -> bool:
+    if word.lower() in STOPWORDS:
+        return False
+    return bool(
+        _ACRONYM.fullmatch(word)
+        or _SYMBOLIC.fullmatch(word)
+        or _MIXED_CASE.fullmatch(word)
+        or _DOTTED.fullmatch(word)
+        or (_ALNUM.fullmatch(word) and any(c.isupper() for c in word))
+    )

@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import pytest
+
+from hippograph.graph.errors import InvalidInput
+from hippograph.graph.tagging import STOPWORDS, infer_tags, keywords, normalize_tag, terms
+
+
+@pytest.mark.parametrize(
+    "name", ["Python", "python ", "PYTHON", "  PyThOn\t", "#python", "python!"]
+)
+def test_spellings_of_one_tag_normalize_alike(name: str) -> None:
+    assert normalize_tag(name) == "python"
+
+
+@pytest.mark.parametrize("name", ["New York", "new_york", "new-york", "New   York", "new -- york"])
+def test_separators_collapse_to_one_hyphen(name: str) -> None:
+    assert normalize_tag(name) == "new-york"
+
+
+def test_trailing_plus_and_hash_survive_for_language_names() -> None:
+    assert [normalize_tag(n) for n in ["C++", "C#.", "(F#)"]] == ["c++", "c#", "f#"]
+
+
+@pytest.mark.parametrize("name", ["", "   ", "!!!", "- _ -", "x" * 65])
+def test_empty_or_overlong_tags_are_rejected(name: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        normalize_tag(name)
+    assert caught.value.field == "tag"
+
+
+def test_a_tag_of_exactly_64_characters_is_kept() -> None:
+    assert normalize_tag("x" * 64) == "x" * 64
+
+
+def test_named_entities_become_tags() -> None:
+    tags = infer_tags(
+        "Caroline went to an LGBTQ support group in New York with Melanie.", max_tags=20
+    )
+
+    assert {"lgbtq", "new-york", "melanie"} <= set(tags)
+    assert tags.index("new-york") < tags.index("support")  # entities rank above keywords
+    assert "new" not in tags
+    assert "york" not in tags
+
+
+def test_tech_names_are_recognised_by_their_casing() -> None:
+    tags = infer_tags("We moved from PostgreSQL to Neo4j, then rewrote it in C++ using GPT-4.")
+
+    assert {"postgresql", "neo4j", "c++", "gpt-4"} <= set(tags)
+
+
+def test_a_capitalised_word_opening_a_sentence_is_not_an_entity() -> None:
+    tags = infer_tags("Yesterday was fun. Sure, the hike was long. Honestly I loved it.")
+
+    assert tags == ["fun", "hike", "loved"]
+
+
+def test_names_after_titles_and_in_the_middle_of_sentences_are_entities() -> None:
+    tags = infer_tags("I saw Dr. Smith near Lake Tahoe with The Beatles.", max_tags=3)
+
+    assert tags == ["smith", "lake-tahoe", "beatles"]
+
+
+def test_file_paths_give_a_path_tag_and_a_language_tag() -> None:
+    tags = infer_tags(
+        "fixed the flaky test", file_paths=["src/app.py", "web\\ui\\Main.tsx", "./Dockerfile"]
+    )
+
+    assert tags[:6] == [
+        "python",
+        "typescript",
+        "docker",
+        "path:src/app.py",
+        "path:web/ui/main.tsx",
+        "path:dockerfile",
+    ]
+
+
+def test_an_overlong_path_keeps_its_trailing_components() -> None:
+    deep = "/home/someone/projects/" + "nested/" * 10 + "hippograph/graph/tagging.py"
+
+    (path_tag,) = [t for t in infer_tags("edit", file_paths=[deep]) if t.startswith("path:")]
+
+    assert len(path_tag) <= 64
+    assert path_tag.endswith("/hippograph/graph/tagging.py")
+
+
+def test_speaker_gives_speaker_tag_and_name_tag_first() -> None:
+    tags = infer_tags("I adopted a puppy named Rex.", speaker="Caroline Smith")
+
+    assert tags[:2] == ["speaker:caroline-smith", "caroline-smith"]
+    assert "rex" in tags and "puppy" in tags
+
+
+def test_hashtags_become_bare_tags() -> None:
+    tags = infer_tags("Great day out #Hiking with the #camp_life crew, C# later")
+
+    assert tags[:2] == ["hiking", "camp-life"]
+    assert "c#" in tags
+
+
+def test_no_stopword_becomes_a_tag() -> None:
+    assert infer_tags("Oh well, I think that it was really good and we got there.") == []
+    tags = infer_tags("The cat and the dog were sleeping on the sofa near the window.")
+    assert tags == ["cat", "dog", "sleeping", "sofa", "window"]
+    assert not set(tags) & STOPWORDS
+
+
+def test_max_tags_caps_the_result_and_tags_are_unique() -> None:
+    text = "Alpha Beta went with Gamma, Delta and Epsilon to see Zeta, Eta and Theta in Iota."
+
+    tags = infer_tags(text, speaker="Kappa", max_tags=5)
+
+    assert len(tags) == 5
+    assert len(set(tags)) == 5
+    assert infer_tags(text, max_tags=0) == []
+
+
+def test_inference_is_deterministic() -> None:
+    text = "Melanie painted a sunset at Lake Tahoe; Caroline joined the LGBTQ parade #pride."
+    runs = {tuple(infer_tags(text, speaker="Melanie", file_paths=["a/b.rs"])) for _ in range(5)}
+
+    assert len(runs) == 1
+
+
+def test_keywords_rank_by_frequency_then_first_appearance() -> None:
+    text = "Graph database index. The graph index uses a graph database's B-tree."
+
+    assert keywords(text) == ["graph", "database", "index", "tree"]
+
+
+def test_terms_keep_repeats_for_bm25() -> None:
+    assert terms("Caroline's dog, the dog; Neo4j & AI!") == [
+        "caroline",
+        "dog",
+        "dog",
+        "neo4j",
+        "ai",
+    ]
