@@ -141,13 +141,14 @@ def recall(
     embed_ms = (time.perf_counter() - t0) * 1000
 
     seed_statuses = [*statuses, "superseded"]
-    fulltext = _fulltext(store, namespace, focused, seed_statuses, scope, config)
-    vector = _vector(store, namespace, query, config, seed_statuses, scope)
+    superseded: set[str] = set()
+    fulltext = _fulltext(store, namespace, focused, seed_statuses, scope, config, superseded)
+    vector = _vector(store, namespace, query, config, seed_statuses, scope, superseded)
     if config.prf_weight > 0 and (vector or fulltext):
         query = _feedback_query(store, namespace, query, vector, fulltext, config)
-        vector = _vector(store, namespace, query, config, seed_statuses, scope)
+        vector = _vector(store, namespace, query, config, seed_statuses, scope, superseded)
 
-    traces = _seeds(store, namespace, vector, fulltext, config)
+    traces = _seeds(store, namespace, vector, fulltext, config, superseded)
     embedding = _floats(query)
     rows = store.read(
         "recall/candidates", namespace=namespace, ids=list(traces), embedding=embedding
@@ -203,6 +204,7 @@ def _fulltext(
     statuses: list[str],
     scope: dict[str, Any],
     config: CascadeConfig,
+    superseded: set[str],
 ) -> dict[str, float]:
     query = lucene_query(text)
     if not query or config.fulltext_hits <= 0:
@@ -215,6 +217,7 @@ def _fulltext(
         k=config.fulltext_hits,
         **scope,
     )
+    superseded.update(r["id"] for r in rows if r["status"] == "superseded")
     return {r["id"]: float(r["score"]) for r in rows}
 
 
@@ -225,6 +228,7 @@ def _vector(
     config: CascadeConfig,
     statuses: list[str],
     scope: dict[str, Any],
+    superseded: set[str],
 ) -> dict[str, float]:
     k = max(config.vector_seeds, config.prf_depth)
     params = {"namespace": ns, "statuses": statuses, "embedding": _floats(query), "k": k, **scope}
@@ -234,6 +238,7 @@ def _vector(
     if len(rows) < k:
         # The index is shared by every namespace: when filtering leaves too few, scan exactly.
         rows = store.read("recall/vector_seeds_exact", **params)
+    superseded.update(r["id"] for r in rows if r["status"] == "superseded")
     return {r["id"]: float(r["cosine"]) for r in rows}
 
 
@@ -279,6 +284,7 @@ def _seeds(
     vector: dict[str, float],
     fulltext: dict[str, float],
     config: CascadeConfig,
+    superseded: set[str],
 ) -> dict[str, _Trace]:
     chosen: dict[str, set[str]] = {}
     for memory_id, cosine in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:

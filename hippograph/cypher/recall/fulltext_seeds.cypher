@@ -3,6 +3,6 @@ WITH m, score
 WHERE m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
        OR (m.scope = 'session' AND m.session_id = $session_id))
-RETURN m.id AS id, score
+RETURN m.id AS id, score, m.status AS status
 ORDER BY score DESC
 LIMIT $k

@@ -1,7 +1,8 @@
-// What each memory replaced, newest first (the timeline behind a current fact).
+// What each memory replaced, nearest first (the timeline behind a current fact).
 UNWIND $ids AS current_id
-MATCH path = (cur:Memory {id: current_id})-[:SUPERSEDES*1..8]->(old:Memory)
+MATCH (cur:Memory {id: current_id})
 WHERE cur.namespace = $namespace
+MATCH path = (cur)-[:SUPERSEDES*1..8]->(old:Memory)
 WITH current_id, old, length(path) AS depth, last(relationships(path)) AS edge
 RETURN current_id, old.id AS id, old.content AS content, old.created_at AS created_at,
        edge.at AS superseded_at, edge.reason AS reason, depth

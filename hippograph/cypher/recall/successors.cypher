@@ -1,5 +1,8 @@
-// The active memory that (transitively) replaced each superseded one.
+// The active memory that (transitively) replaced each superseded one; anchored on the old
+// memory so the engine expands from a known node instead of scanning for heads.
 UNWIND $ids AS old_id
-MATCH (new:Memory)-[:SUPERSEDES*1..8]->(old:Memory {id: old_id})
-WHERE new.namespace = $namespace AND new.status = 'active'
+MATCH (old:Memory {id: old_id})
+WHERE old.namespace = $namespace
+MATCH (old)<-[:SUPERSEDES*1..8]-(new:Memory)
+WHERE new.status = 'active'
 RETURN old_id, new.id AS new_id

@@ -6,4 +6,4 @@ WHERE m.namespace = $namespace AND m.status IN $statuses AND m.embedding IS NOT 
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS cosine
 ORDER BY cosine DESC
 LIMIT $k
-RETURN m.id AS id, cosine
+RETURN m.id AS id, cosine, m.status AS status

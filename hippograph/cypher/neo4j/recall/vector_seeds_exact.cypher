@@ -6,4 +6,4 @@ WHERE m.namespace = $namespace AND m.status IN $statuses AND m.embedding IS NOT 
 WITH m, 2 * vector.similarity.cosine(m.embedding, $embedding) - 1 AS cosine
 ORDER BY cosine DESC
 LIMIT $k
-RETURN m.id AS id, cosine
+RETURN m.id AS id, cosine, m.status AS status
