@@ -80,7 +80,8 @@ def test_bad_input_returns_typed_error_and_writes_nothing(
     assert "0..1" in error["message"]
     batch = gql(
         client,
-        "mutation($ns: String!, $ms: [MemoryInput!]!) { rememberBatch(namespace: $ns, memories: $ms) { created } }",
+        "mutation($ns: String!, $ms: [MemoryInput!]!) "
+        "{ rememberBatch(namespace: $ns, memories: $ms) { created } }",
         ns=namespace,
         ms=[{"content": "fine"}, {"content": "  "}],
     )

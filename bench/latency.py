@@ -1,0 +1,268 @@
+"""Recall latency through the GraphQL endpoint, next to the in-memory floor.
+
+    python bench/latency.py --memories 100000 [--queries 200] [--json OUT]
+
+Builds N memories with realistic structure in a fresh embedded store: 2,000 generated sentences
+are embedded with the real model and every memory is one of them, jittered (so memories form
+clusters around real sentences and text queries land near them), with 3 tags from its topic and
+about 5 RELATES_TO edges (consecutive memories of a session plus links inside its topic). Then
+it serves the real app with uvicorn on 127.0.0.1 and times warm `recall` calls over HTTP:
+p50/p95/p99, the query-embedding time apart. The floor, on the same graph and query vectors:
+exact numpy top-k plus an in-memory breadth-first expansion. It also measures the vector
+index's recall of the exact top-10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hippograph.api.app import create_app  # noqa: E402
+from hippograph.graph.model import content_hash, now_iso  # noqa: E402
+from hippograph.graph.recall_config import DEFAULT_CASCADE  # noqa: E402
+from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.settings import Settings  # noqa: E402
+
+NAMESPACE = "bench"
+PEOPLE = (
+    ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea", "Max", "Nia", "Omar", "Pia", "Raj", "Sia", "Tom", "Uma"]
+)
+VERBS = ["likes", "hates", "fixed", "planned", "visited", "bought", "booked", "painted", "wrote", "cooked"]
+THINGS = ["the garden shed", "a vintage bike", "the quarterly report", "a sourdough loaf", "the staging server", "a trip to Lisbon", "the violin lessons", "a marathon", "the kitchen sink", "a chess club", "the tax return", "a birthday party", "the robot kit", "a camping tent", "the jazz album", "a database migration"]
+PLACES = ["at home", "at work", "in the park", "downtown", "on Sunday", "last week", "in June", "with friends"]
+QUERY = "query($ns: String!, $c: String!) { recall(namespace: $ns, context: $c, k: 10) { embedMs items { score } } }"
+
+
+def sentences(n: int, rng: random.Random) -> list[str]:
+    seen: dict[str, None] = {}
+    while len(seen) < n:
+        seen[
+            f"{rng.choice(PEOPLE)} {rng.choice(VERBS)} {rng.choice(THINGS)} {rng.choice(PLACES)}"
+        ] = None
+    return list(seen)
+
+
+def build(
+    rt: Runtime, n: int, rng: random.Random
+) -> tuple[list[str], np.ndarray, dict[str, list[tuple[str, float]]], list[str]]:
+    base = sentences(2000, rng)
+    base_vecs = rt.embedder.embed(base)
+    nprng = np.random.default_rng(7)
+    pick = nprng.integers(0, len(base), size=n)
+    vecs = base_vecs[pick] + nprng.normal(0, 0.02, size=(n, base_vecs.shape[1])).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    ids = [str(uuid.uuid4()) for _ in range(n)]
+    topic_of = [int(i) % 100 for i in pick]
+    by_topic: dict[int, list[int]] = defaultdict(list)
+    for i, t in enumerate(topic_of):
+        by_topic[t].append(i)
+    edges: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    now = now_iso()
+    started = time.perf_counter()
+    batch = 1000
+    for start in range(0, n, batch):
+        rows, pairs, links = [], [], []
+        for i in range(start, min(n, start + batch)):
+            text = f"{base[pick[i]]} (note {i})"
+            rows.append(
+                {
+                    "id": ids[i],
+                    "namespace": NAMESPACE,
+                    "content": text,
+                    "content_hash": content_hash(text),
+                    "memory_type": "fact",
+                    "scope": "global",
+                    "scope_key": "global",
+                    "provenance": "observed",
+                    "created_at": now,
+                    "recorded_at": now,
+                    "updated_at": now,
+                    "access_count": 0,
+                    "strength": 1,
+                    "confidence": 0.8,
+                    "initial_confidence": 0.8,
+                    "trust_score": 1.0,
+                    "status": "active",
+                    "source_session": f"s{i // 20}",
+                    "source_messages": str(i % 20),
+                    "embedding": [float(x) for x in vecs[i]],
+                }
+            )
+            pairs += [{"memory_id": ids[i], "tag": f"topic-{topic_of[i]}-{j}"} for j in range(3)]
+            targets = [i - 1] if i % 20 else []
+            targets += rng.sample(by_topic[topic_of[i]], 4)
+            for j in targets:
+                if j != i and 0 <= j < n:
+                    w = round(rng.uniform(0.3, 1.0), 3)
+                    links.append(
+                        {
+                            "from_id": ids[i],
+                            "to_key": ids[j],
+                            "props": {
+                                "weight": w,
+                                "confidence": 1.0,
+                                "kind": "bench",
+                                "created_at": now,
+                            },
+                        }
+                    )
+                    edges[ids[i]].append((ids[j], w))
+                    edges[ids[j]].append((ids[i], w))
+        rt.store.write("import/memories", rows=rows)
+        rt.store.write("tag/attach", namespace=NAMESPACE, pairs=pairs, now=now)
+        rt.store.write(
+            "import/edge_relates_to",
+            rows=[x for x in links if x["to_key"] in set(ids[: start + batch])],
+        )
+        done = min(n, start + batch)
+        rate = done / (time.perf_counter() - started)
+        print(f"\rbuilt {done}/{n} memories ({rate:.0f}/s)", end="", flush=True)
+    print()
+    queries = [s.replace(" at ", " around ") for s in rng.sample(base, 200)]
+    return ids, vecs, edges, queries
+
+
+def floor(
+    ids: list[str], vecs: np.ndarray, edges: dict[str, list[tuple[str, float]]], qvecs: np.ndarray
+) -> list[float]:
+    """Exact top-k + in-memory BFS to depth 2 with the same fan-out: the best we could do."""
+    cfg = DEFAULT_CASCADE
+    times = []
+    for q in qvecs:
+        t = time.perf_counter()
+        scores = vecs @ q
+        top = np.argpartition(-scores, cfg.vector_seeds)[: cfg.vector_seeds]
+        act = {ids[i]: float(scores[i]) for i in top}
+        frontier = list(act)
+        for _ in range(cfg.depth):
+            nxt = {}
+            for u in frontier[: cfg.frontier]:
+                for v, w in sorted(edges.get(u, ()), key=lambda e: -e[1])[: cfg.fan_out]:
+                    a = act[u] * w * cfg.hop_decay
+                    if a > act.get(v, 0.0):
+                        act[v] = nxt[v] = a
+            frontier = list(nxt)
+        sorted(act.items(), key=lambda kv: -kv[1])[:10]
+        times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def seed_recall(rt: Runtime, vecs: np.ndarray, ids: list[str], qvecs: np.ndarray) -> float:
+    hits = []
+    for q in qvecs:
+        exact = {ids[i] for i in np.argsort(-(vecs @ q))[:10]}
+        rows = rt.store.read(
+            "recall/vector_seeds",
+            namespace=NAMESPACE,
+            statuses=["active"],
+            embedding=[float(x) for x in q],
+            k=10,
+            candidates=max(10 * rt.store.dialect.vector_oversample, 100),
+            project=None,
+            session_id=None,
+        )
+        hits.append(len(exact & {r["id"] for r in rows}) / 10)
+    return float(np.mean(hits))
+
+
+def serve(rt: Runtime) -> tuple[str, object]:
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(runtime=rt), host="127.0.0.1", port=port, log_level="warning")
+    )
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    return f"http://127.0.0.1:{port}/graphql", server
+
+
+def pct(values: list[float], p: float) -> float:
+    return float(np.percentile(values, p))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    rng = random.Random(11)
+    rt = Runtime.open(
+        Settings.from_env({}, data_dir=Path(tempfile.mkdtemp(prefix="hippograph-latency-"))),
+        attach=False,
+    )
+    try:
+        ids, vecs, edges, queries = build(rt, args.memories, rng)
+        queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
+        qvecs = rt.embedder.embed(queries)
+        url, server = serve(rt)
+        with httpx.Client(timeout=60) as client:
+            for q in queries[:20]:  # warm-up
+                client.post(
+                    url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
+                ).raise_for_status()
+            total, embed = [], []
+            for n, q in enumerate(queries, start=1):
+                t = time.perf_counter()
+                response = client.post(
+                    url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
+                )
+                total.append((time.perf_counter() - t) * 1000)
+                body = response.json()
+                if body.get("errors"):
+                    raise SystemExit(f"recall failed: {body['errors']}")
+                embed.append(body["data"]["recall"]["embedMs"])
+                print(f"\rtimed {n}/{len(queries)} recalls", end="", flush=True)
+        print()
+        server.should_exit = True  # type: ignore[attr-defined]
+        floors = floor(ids, vecs, edges, qvecs)
+        seed = seed_recall(rt, vecs, ids, qvecs[:100])
+    finally:
+        rt.close()
+    out = {
+        "memories": args.memories,
+        "p50_ms": round(statistics.median(total), 2),
+        "p95_ms": round(pct(total, 95), 2),
+        "p99_ms": round(pct(total, 99), 2),
+        "embed_ms_p50": round(statistics.median(embed), 2),
+        "floor_p95_ms": round(pct(floors, 95), 2),
+        "seed_recall": round(seed, 3),
+    }
+    print(f"recall over HTTP, {len(total)} warm calls on {args.memories} memories:")
+    print(
+        f"  p50 {out['p50_ms']} ms  p95 {out['p95_ms']} ms  p99 {out['p99_ms']} ms  (query embedding p50 {out['embed_ms_p50']} ms)"
+    )
+    print(
+        f"  floor (exact numpy top-k + in-memory BFS) p95 {out['floor_p95_ms']} ms; ratio p95/floor+embed "
+        f"{out['p95_ms'] / (out['floor_p95_ms'] + out['embed_ms_p50']):.1f}x"
+    )
+    print(f"  vector index recall of the exact top-10: {out['seed_recall']}")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2))
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Cold start and write throughput (issue: foundation).
+
+    python bench/throughput.py [--batch 1000] [--json OUT]
+
+1. Cold start: runs `hippograph serve` on a fresh data directory as a separate process and
+   times from launch to the first answered GraphQL query (engine start, model load, schema).
+2. Writes: `remember` of one batch of N short memories through the library, next to the raw
+   embedding throughput of the same model on the same texts in the same run (the physical limit
+   of the write path on this machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hippograph.graph import memories  # noqa: E402
+from hippograph.graph.model import NewMemory  # noqa: E402
+from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.settings import Settings  # noqa: E402
+
+QUERY = '{ search(namespace: "cold", query: "hello", k: 1) { score } }'
+
+
+def cold_start() -> float:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data_dir = tempfile.mkdtemp(prefix="hippograph-cold-")
+    exe = Path(sys.executable).parent / "hippograph"
+    env = {**os.environ, "HIPPOGRAPH_DATA_DIR": data_dir, "HIPPOGRAPH_PORT": str(port)}
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(exe), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"hippograph serve exited with {proc.returncode}")
+            try:
+                r = httpx.post(f"http://127.0.0.1:{port}/graphql", json={"query": QUERY}, timeout=5)
+                if r.status_code == 200 and "data" in r.json():
+                    return time.perf_counter() - started
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def texts(n: int, salt: str) -> list[str]:
+    people = ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana"]
+    things = ["tea", "jazz", "chess", "hiking", "sushi", "Python", "cycling", "poetry"]
+    return [f"{people[i % 8]} enjoys {things[(i // 8) % 8]} on day {i} ({salt})" for i in range(n)]
+
+
+def writes(batch: int) -> tuple[float, float]:
+    rt = Runtime.open(
+        Settings.from_env({}, data_dir=Path(tempfile.mkdtemp(prefix="hippograph-w-"))), attach=False
+    )
+    try:
+        rt.embedder.embed(texts(64, "warm-up"))
+        sample = texts(batch, "embed")
+        t = time.perf_counter()
+        rt.embedder.embed(sample)
+        embed_rate = batch / (time.perf_counter() - t)
+        items = [NewMemory(content=c) for c in texts(batch, "write")]
+        t = time.perf_counter()
+        results = memories.remember(rt.store, rt.embedder, "bench", items, policy=rt.policy)
+        write_rate = batch / (time.perf_counter() - t)
+        assert sum(r.created for r in results) == batch, "every memory must be stored"
+    finally:
+        rt.close()
+    return embed_rate, write_rate
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    cold = cold_start()
+    print(f"cold start to the first answered query: {cold:.1f} s")
+    embed_rate, write_rate = writes(args.batch)
+    print(f"raw embedding throughput: {embed_rate:.0f} texts/s")
+    print(
+        f"remember throughput (one batch of {args.batch}): {write_rate:.0f} memories/s "
+        f"= {100 * write_rate / embed_rate:.0f}% of the embedding limit"
+    )
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {
+                    "cold_start_s": round(cold, 2),
+                    "embed_per_s": round(embed_rate, 1),
+                    "remember_per_s": round(write_rate, 1),
+                    "batch": args.batch,
+                },
+                indent=2,
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
