@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hippograph.graph import formation, memories, retrieval, transfer
+from hippograph.graph.engine import ensure_free
 from hippograph.graph.errors import HippographError
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.runtime import Runtime
@@ -111,6 +112,8 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.api.app import create_app
 
     logging.getLogger("hippograph").setLevel(logging.INFO)
+    if settings.embedded:
+        ensure_free(settings.data_dir)  # fail fast, before the web server starts
     url = f"http://{settings.host}:{settings.port}/graphql"
     where = settings.graph_uri or f"embedded ArcadeDB in {settings.data_dir.resolve()}"
     print(f"hippograph: starting ({where}); GraphiQL will be at {url}", flush=True)

@@ -46,6 +46,12 @@ def read_info(data_dir: Path) -> EngineInfo | None:
     return EngineInfo(raw["pid"], raw["bolt_uri"], raw["database"], raw["started_at"])
 
 
+def ensure_free(data_dir: Path) -> None:
+    """Raise DataDirInUse, naming the holder, when a live process owns ``data_dir``."""
+    if not _lock_is_free(data_dir):
+        raise DataDirInUse(_held_message(data_dir.resolve()))
+
+
 def credentials(data_dir: Path) -> tuple[str, str]:
     """The engine's root user and password, generated once per data directory (mode 0600)."""
     path = data_dir / "credentials.json"

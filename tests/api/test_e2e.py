@@ -1,0 +1,135 @@
+"""End to end: the real `hippograph serve` process, HTTP, and a second process attaching to its
+embedded engine over Bolt, as a user would run them."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+EXE = str(Path(sys.executable).parent / "hippograph")
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(data_dir: Path, port: int) -> dict[str, str]:
+    return {**os.environ, "HIPPOGRAPH_DATA_DIR": str(data_dir), "HIPPOGRAPH_PORT": str(port)}
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
+    data_dir = tmp_path_factory.mktemp("e2e") / "data"
+    port = _free_port()
+    proc = subprocess.Popen(
+        [EXE, "serve"],
+        env=_env(data_dir, port),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/graphql"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "hippograph serve exited early"
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("the server did not become healthy within 180 s")
+    yield url, data_dir, proc
+    proc.terminate()
+    proc.wait(timeout=60)
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def test_serve_prints_graphiql_url_and_round_trips(
+    server: tuple[str, Path, subprocess.Popen[str]],
+) -> None:
+    url, _, proc = server
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    assert "GraphiQL" in first and "/graphql" in first
+    remember = httpx.post(
+        url,
+        json={
+            "query": 'mutation { remember(namespace: "e2e", memory: {content: "Zoe keeps bees in her garden"}) '
+            "{ created memory { id } } }"
+        },
+        timeout=60,
+    ).json()
+    assert remember["data"]["remember"]["created"] is True
+    found = httpx.post(
+        url,
+        json={
+            "query": '{ search(namespace: "e2e", query: "who has a beehive?", k: 1) { memory { content } } }'
+        },
+        timeout=60,
+    ).json()
+    assert found["data"]["search"][0]["memory"]["content"] == "Zoe keeps bees in her garden"
+
+
+def test_cli_attaches_to_the_running_engine(
+    server: tuple[str, Path, subprocess.Popen[str]],
+) -> None:
+    url, data_dir, _ = server
+    env = _env(data_dir, 0)
+    done = subprocess.run(
+        [EXE, "remember", "Yusuf plays the oud", "-n", "e2e"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("remembered ")
+    found = subprocess.run(
+        [EXE, "search", "which instrument does Yusuf play", "-n", "e2e", "-k", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert found.returncode == 0, found.stderr
+    assert "Yusuf plays the oud" in found.stdout
+    # The server sees what the CLI wrote: one graph, one owner.
+    seen = httpx.post(
+        url,
+        json={"query": '{ search(namespace: "e2e", query: "oud", k: 1) { memory { content } } }'},
+        timeout=60,
+    ).json()
+    assert seen["data"]["search"][0]["memory"]["content"] == "Yusuf plays the oud"
+
+
+def test_second_server_on_the_same_data_dir_is_refused(
+    server: tuple[str, Path, subprocess.Popen[str]],
+) -> None:
+    _, data_dir, proc = server
+    second = subprocess.run(
+        [EXE, "serve"],
+        env=_env(data_dir, _free_port()),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert second.returncode == 2
+    assert "DATA_DIR_IN_USE" in second.stderr
+    assert f"held by process {proc.pid}" in second.stderr
+    assert "HIPPOGRAPH_GRAPH_URI=bolt://127.0.0.1:" in second.stderr
