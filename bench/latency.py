@@ -39,12 +39,14 @@ from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 NAMESPACE = "bench"
+# fmt: off
 PEOPLE = (
     ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea", "Max", "Nia", "Omar", "Pia", "Raj", "Sia", "Tom", "Uma"]
 )
 VERBS = ["likes", "hates", "fixed", "planned", "visited", "bought", "booked", "painted", "wrote", "cooked"]
 THINGS = ["the garden shed", "a vintage bike", "the quarterly report", "a sourdough loaf", "the staging server", "a trip to Lisbon", "the violin lessons", "a marathon", "the kitchen sink", "a chess club", "the tax return", "a birthday party", "the robot kit", "a camping tent", "the jazz album", "a database migration"]
 PLACES = ["at home", "at work", "in the park", "downtown", "on Sunday", "last week", "in June", "with friends"]
+# fmt: on
 QUERY = "query($ns: String!, $c: String!) { recall(namespace: $ns, context: $c, k: 10) { embedMs items { score } } }"
 
 

@@ -56,6 +56,42 @@ class Settings:
     extract_batch_size: int = 8
     extract_max_age_s: float = 300.0
     log_level: str = "INFO"
+    # Maintenance jobs (hippograph.jobs.config.JobsConfig; defaults must match it, a test checks).
+    # Seconds between scheduled runs; 0 disables the job in the worker.
+    job_pagerank_interval_s: float = 3600.0
+    job_edges_interval_s: float = 6 * 3600.0
+    job_decay_interval_s: float = 6 * 3600.0
+    job_cluster_interval_s: float = 6 * 3600.0
+    job_consolidate_interval_s: float = 600.0
+    job_batch_size: int = 5000
+    job_lock_lease_s: float = 120.0
+    job_retry_after_s: float = 300.0
+    job_run_retention_days: float = 30.0
+    recall_edge_floor: float = 0.2
+    pagerank_damping: float = 0.85
+    pagerank_max_iterations: int = 20
+    pagerank_tolerance: float = 1e-7
+    # Confidence half-lives (e-folding days) by memory type, and for inferred memories.
+    decay_correction_days: float = 365.0
+    decay_preference_days: float = 90.0
+    decay_procedure_days: float = 60.0
+    decay_fact_days: float = 30.0
+    decay_negative_days: float = 365.0
+    decay_inferred_days: float = 7.0
+    decay_access_boost: float = 0.1
+    decay_speculative_below: float = 0.4
+    decay_confirm_within_days: float = 30.0
+    edge_reinforce_delta: float = 0.1
+    edge_cap: float = 1.0
+    edge_grace_days: float = 7.0
+    edge_per_window: float = 0.05
+    edge_window_days: float = 7.0
+    edge_floor: float = 0.1
+    cluster_min_cluster_size: int = 5
+    cluster_reduce_to: int = 48
+    cluster_reduce_above: int = 2000
+    cluster_sample_above: int = 15000
+    cluster_stable_overlap: float = 0.5
     extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -15,11 +15,20 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from hippograph.graph.embedder import Embedder  # noqa: E402
-from hippograph.graph.runtime import Runtime, write_policy  # noqa: E402
+from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.store import Store  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 _OPEN: list[Runtime] = []
+# Nodes carrying a namespace property (wiped per test namespace).
+NAMESPACED_LABELS = (
+    "Memory", "Tag", "Cluster", "Tombstone", "RecallSession", "Episode", "Decision",
+    "RememberEvent", "Gap",
+)  # fmt: skip
+# Every label Hippograph writes; a Neo4j test database holding others is refused.
+HIPPOGRAPH_LABELS = (
+    *NAMESPACED_LABELS, "ConsolidationRun", "ConsolidationState", "JobRun", "JobLock",
+)  # fmt: skip
 NEO4J_URI = os.environ.get("HIPPOGRAPH_TEST_NEO4J_URI", "")
 NEO4J_SKIP = (
     "HIPPOGRAPH_TEST_NEO4J_URI is not set: Neo4j contract tests need a Neo4j 5.26+ server "
@@ -40,7 +49,7 @@ def arcadedb_runtime(
     settings = Settings.from_env({}, data_dir=data_dir)
     store = Store.open(settings, attach=False)
     store.install_schema(dimensions=embedder.dimensions)
-    rt = Runtime(settings, store, embedder, write_policy(settings))
+    rt = Runtime.assemble(settings, store, embedder)
     _OPEN.append(rt)
     yield rt
     rt.close()
@@ -57,8 +66,8 @@ def _neo4j_runtime(embedder: Embedder) -> Runtime:
     store = Store.open(settings)
     # Like neomodel's fixture: refuse to touch a database holding data that is not ours.
     foreign = store.driver.execute_query(
-        "MATCH (n) WHERE NOT n:Memory AND NOT n:Tag AND NOT n:Cluster AND NOT n:Tombstone "
-        "RETURN count(n) AS c",
+        "MATCH (n) WHERE NONE(l IN labels(n) WHERE l IN $ours) RETURN count(n) AS c",
+        ours=list(HIPPOGRAPH_LABELS),
         database_=store.database,
     ).records[0]["c"]
     if foreign and os.environ.get("HIPPOGRAPH_TEST_NEO4J_ALLOW_DIRTY") != "1":
@@ -68,7 +77,7 @@ def _neo4j_runtime(embedder: Embedder) -> Runtime:
             "Hippograph's; use an empty database or set HIPPOGRAPH_TEST_NEO4J_ALLOW_DIRTY=1"
         )
     store.install_schema(dimensions=embedder.dimensions)
-    return Runtime(settings, store, embedder, write_policy(settings))
+    return Runtime.assemble(settings, store, embedder)
 
 
 @pytest.fixture(scope="session")
@@ -102,12 +111,17 @@ def namespace() -> Iterator[str]:
 
 
 def _wipe(store: Store, namespace: str) -> None:
-    for label in ("Memory", "Tag", "Cluster", "Tombstone", "RecallSession"):
-        store.driver.execute_query(
-            f"MATCH (n:{label}) WHERE n.namespace = $ns DETACH DELETE n",  # label from fixed set
-            ns=namespace,
-            database_=store.database,
-        )
+    statements = [
+        f"MATCH (n:{label}) WHERE n.namespace = $ns DETACH DELETE n"  # label from a fixed set
+        for label in NAMESPACED_LABELS
+    ]
+    statements += [
+        "MATCH (n:ConsolidationRun) WHERE n.scope = $ns DETACH DELETE n",
+        "MATCH (n:JobRun) WHERE n.scope = $ns DETACH DELETE n",
+        "MATCH (n:ConsolidationState) WHERE n.key = 'scope:' + $ns DETACH DELETE n",
+    ]
+    for statement in statements:
+        store.driver.execute_query(statement, ns=namespace, database_=store.database)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""The ``hippograph`` command: serve, remember, search, export, import.
+"""The ``hippograph`` command: serve the API, remember, recall, ingest, consolidate, run the
+maintenance worker, export and import.
 
 Every command prints what it did. Commands other than ``serve`` attach over Bolt to the embedded
 engine of a running server when one holds the data directory.
@@ -12,13 +13,15 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
+from hippograph.api import cli_ingest, cli_jobs
+from hippograph.api.cli_common import data_dir_arg, with_runtime
 from hippograph.graph import formation, memories, retrieval, transfer
 from hippograph.graph.engine import ensure_free
 from hippograph.graph.errors import HippographError
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.runtime import Runtime
+from hippograph.jobs.config import JobsConfig
 from hippograph.settings import Settings
 
 Command = Callable[[argparse.Namespace, Settings], int]
@@ -38,6 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             host=getattr(args, "host", None),
             port=getattr(args, "port", None),
         )
+        JobsConfig.from_settings(settings)  # every tunable checked before anything starts
         command: Command = args.command
         return command(args, settings)
     except HippographError as exc:
@@ -53,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the GraphQL API (embedded graph unless a URI is set)")
     serve.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port (default 8000)")
-    _data_dir(serve)
+    data_dir_arg(serve)
     serve.set_defaults(command=cmd_serve)
 
     rem = sub.add_parser("remember", help="remember one memory and print it")
@@ -64,14 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
     rem.add_argument("--project")
     rem.add_argument("--session")
     rem.add_argument("--tag", action="append", default=[])
-    _data_dir(rem)
+    data_dir_arg(rem)
     rem.set_defaults(command=cmd_remember)
 
     search = sub.add_parser("search", help="vector top-k over active memories")
     search.add_argument("query")
     search.add_argument("--namespace", "-n", default="default")
     search.add_argument("-k", type=int, default=10)
-    _data_dir(search)
+    data_dir_arg(search)
     search.set_defaults(command=cmd_search)
 
     rec = sub.add_parser("recall", help="what is relevant to a context (the retrieval cascade)")
@@ -81,29 +85,28 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--project")
     rec.add_argument("--session")
     rec.add_argument("--explain", action="store_true", help="print how each memory was found")
-    _data_dir(rec)
+    data_dir_arg(rec)
     rec.set_defaults(command=cmd_recall)
 
     form = sub.add_parser("form", help="graph formation: link consecutive conversation turns")
     form.add_argument("--namespace", "-n", default="default")
-    _data_dir(form)
+    data_dir_arg(form)
     form.set_defaults(command=cmd_form)
 
     exp = sub.add_parser("export", help="write memories, tags, clusters and edges as JSON Lines")
     exp.add_argument("--out", "-o", required=True, type=Path)
     exp.add_argument("--namespace", "-n", default=None, help="one namespace (default: all)")
-    _data_dir(exp)
+    data_dir_arg(exp)
     exp.set_defaults(command=cmd_export)
 
     imp = sub.add_parser("import", help="load a JSON Lines export (idempotent)")
     imp.add_argument("--in", "-i", dest="source", required=True, type=Path)
-    _data_dir(imp)
+    data_dir_arg(imp)
     imp.set_defaults(command=cmd_import)
+
+    cli_ingest.register(sub)
+    cli_jobs.register(sub)
     return parser
-
-
-def _data_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path, default=None, help="embedded engine data dir")
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -124,14 +127,6 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _with_runtime(settings: Settings, work: Callable[[Runtime], Any]) -> Any:
-    rt = Runtime.open(settings, attach=True)
-    try:
-        return work(rt)
-    finally:
-        rt.close()
-
-
 def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:
     item = NewMemory(
         content=args.content,
@@ -142,20 +137,28 @@ def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:
         source=Source(session_id=args.session),
         tags=tuple(args.tag),
     )
-    results = _with_runtime(
+    results = with_runtime(
         settings,
         lambda rt: memories.remember(
             rt.store, rt.embedder, args.namespace, [item], policy=rt.policy
         ),
     )
     r = results[0]
-    verb = "remembered" if r.created else f"reinforced (strength {r.memory.strength})"
+    verb = {
+        "ADD": "remembered",
+        "NOOP": f"reinforced (strength {r.memory.strength})",
+        "UPDATE": "updated",
+        "SUPERSEDE": f"remembered, superseding {r.target}",
+        "CONTRADICT": f"remembered, contradicting {r.target} (flagged for resolution)",
+    }.get(r.action, r.action.lower())
     print(f"{verb} {r.memory.id} in {args.namespace}: {r.memory.content}")
+    if r.action != "ADD" and r.reason:
+        print(f"  why: {r.reason}")
     return 0
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    found = _with_runtime(
+    found = with_runtime(
         settings,
         lambda rt: memories.search(
             rt.store, rt.embedder, args.namespace, args.query, args.k, limits=rt.limits
@@ -176,12 +179,15 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         session_id=args.session,
         explain=args.explain,
     )
-    result = _with_runtime(
-        settings,
-        lambda rt: retrieval.recall(
-            rt.store, rt.embedder, args.namespace, request, limits=rt.limits
-        ),
-    )
+
+    def work(rt: Runtime) -> retrieval.RecallResult:
+        found = retrieval.recall(
+            rt.store, rt.embedder, args.namespace, request, config=rt.cascade, limits=rt.limits
+        )
+        rt.after_recall(args.namespace, args.context, found)
+        return found
+
+    result = with_runtime(settings, work)
     if result.gap:
         print(f"nothing relevant in {args.namespace} (best relevance {result.best_relevance:.2f})")
     for item in result.items:
@@ -200,7 +206,7 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_form(args: argparse.Namespace, settings: Settings) -> int:
-    linked = _with_runtime(settings, lambda rt: formation.link_adjacent(rt.store, args.namespace))
+    linked = with_runtime(settings, lambda rt: formation.link_adjacent(rt.store, args.namespace))
     print(f"linked {linked} pairs of consecutive turns in {args.namespace}")
     return 0
 
@@ -215,7 +221,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         ):
             return transfer.export_to(rt.store, out, args.namespace, progress=bar.update)
 
-    counts = _with_runtime(settings, work)
+    counts = with_runtime(settings, work)
     print(f"exported to {args.out}: {json.dumps(counts, sort_keys=True)}")
     return 0
 
@@ -230,7 +236,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
         ):
             return transfer.import_from(rt.store, src, progress=bar.update)
 
-    counts = _with_runtime(settings, work)
+    counts = with_runtime(settings, work)
     print(f"imported from {args.source}: {json.dumps(counts, sort_keys=True)}")
     return 0
 

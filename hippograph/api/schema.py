@@ -7,6 +7,7 @@ from typing import cast
 
 import strawberry
 from starlette.concurrency import run_in_threadpool
+from strawberry.tools import merge_types
 from strawberry.types import Info
 
 from hippograph.api.errors import HippographErrors
@@ -143,6 +144,13 @@ class Memory:
 class RememberPayload:
     memory: Memory
     created: bool
+    action: str = strawberry.field(
+        description="The decision: ADD, UPDATE, SUPERSEDE, CONTRADICT or NOOP (reinforced)."
+    )
+    target_id: strawberry.ID | None = strawberry.field(
+        description="The existing memory the decision was about (none for ADD)."
+    )
+    reason: str = strawberry.field(description="Why the decider chose the action.")
 
 
 @strawberry.type
@@ -361,7 +369,7 @@ def runtime(info: Info) -> Runtime:
 
 
 @strawberry.type
-class Query:
+class MemoryQuery:
     @strawberry.field(description="Which graph backend serves and whether the embedder is loaded.")
     def health(self, info: Info) -> Health:
         rt = runtime(info)
@@ -433,7 +441,13 @@ class Query:
             explain=explain,
         )
         result = await run_in_threadpool(
-            retrieval.recall, rt.store, rt.embedder, namespace, request, limits=rt.limits
+            retrieval.recall,
+            rt.store,
+            rt.embedder,
+            namespace,
+            request,
+            config=rt.cascade,
+            limits=rt.limits,
         )
         rt.after_recall(namespace, context, result)
         return RecallResult.of(result)
@@ -446,7 +460,7 @@ class Query:
 
 
 @strawberry.type
-class Mutation:
+class MemoryMutation:
     @strawberry.mutation(description="Remember one memory; identical content reinforces instead.")
     async def remember(self, info: Info, namespace: str, memory: MemoryInput) -> RememberPayload:
         results = await _remember(info, namespace, [memory])
@@ -527,7 +541,22 @@ async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> lis
         [m.to_domain() for m in items],
         policy=rt.policy,
     )
-    return [RememberPayload(memory=Memory.of(r.memory), created=r.created) for r in results]
+    return [
+        RememberPayload(
+            memory=Memory.of(r.memory),
+            created=r.created,
+            action=r.action,
+            target_id=strawberry.ID(r.target) if r.target else None,
+            reason=r.reason,
+        )
+        for r in results
+    ]
 
 
-schema = strawberry.Schema(query=Query, mutation=Mutation, extensions=[HippographErrors])
+# The write path's and the maintenance jobs' fields live in their own modules.
+from hippograph.api.ingest_schema import IngestMutation, IngestQuery  # noqa: E402
+from hippograph.api.jobs_schema import JobsMutation, JobsQuery  # noqa: E402
+
+RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery))
+RootMutation = merge_types("Mutation", (MemoryMutation, IngestMutation, JobsMutation))
+schema = strawberry.Schema(query=RootQuery, mutation=RootMutation, extensions=[HippographErrors])

@@ -44,6 +44,19 @@ _COMMON_SCHEMA = (
     "schema/tag_namespace_index",
     "schema/memory_session_index",
     "schema/recall_session_uid_unique",
+    "schema/episode_uid_unique",
+    "schema/episode_namespace_index",
+    "schema/decision_id_unique",
+    "schema/decision_memory_index",
+    "schema/decision_target_index",
+    "schema/remember_event_id_unique",
+    "schema/consolidation_state_key_unique",
+    "schema/consolidation_run_id_unique",
+    "schema/job_lock_name_unique",
+    "schema/job_run_id_unique",
+    "schema/job_run_name_index",
+    "schema/gap_key_unique",
+    "schema/gap_namespace_index",
 )
 
 _ARCADEDB_OWN = (

@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hippograph.graph import validate
+from hippograph.graph.decide import Decider
 from hippograph.graph.embedder import Embedder
-from hippograph.graph.errors import Conflict, InvalidInput, NotFound
+from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
     LINK_RELATIONS,
@@ -27,7 +28,6 @@ from hippograph.graph.model import (
     ScoredMemory,
     Source,
     Tag,
-    content_hash,
     now_iso,
 )
 from hippograph.graph.store import Row, Store, Tx
@@ -51,6 +51,8 @@ class WritePolicy:
     limits: validate.Limits = DEFAULT_LIMITS
     content_filter: ContentFilter | None = None
     infer_tags: TagInferer | None = None
+    # Who decides ADD/UPDATE/SUPERSEDE/CONTRADICT/NOOP for a new fact; None: the offline rules.
+    decider: Decider | None = None
 
 
 def scope_key(item: NewMemory) -> str:
@@ -91,75 +93,42 @@ def remember(
     *,
     policy: WritePolicy = WritePolicy(),
 ) -> list[RememberResult]:
-    """Store ``items``; identical content in the same namespace and scope reinforces instead.
+    """Store ``items`` through the decision path (``graph.writepath``): identical content in
+    the same namespace and scope reinforces; otherwise the policy's decider (offline unless an
+    LLM is configured) chooses ADD, UPDATE, SUPERSEDE, CONTRADICT or NOOP against the closest
+    memories. Each call is also logged as a ``RememberEvent`` so ``rebuild`` can replay it.
 
     The whole batch is one transaction: either every item is stored or none is.
     """
+    # Imported here: the write path reads memories through this module.
+    from hippograph.graph import writepath
+
     validate.namespace(namespace)
     prepared = prepare(items, policy)
-    digests = [content_hash(item.content) for item in prepared]
-    keys = [dedup_key(namespace, item, d) for item, d in zip(prepared, digests, strict=True)]
-    first_index: dict[str, int] = {}
-    for i, key in enumerate(keys):
-        first_index.setdefault(key, i)
-    unique = sorted(first_index.values())
-    vectors = embedder.embed([prepared[i].content for i in unique])
-    embeddings = {keys[i]: vectors[n] for n, i in enumerate(unique)}
-    now = now_iso()
-
-    def work(tx: Tx) -> dict[str, tuple[str, bool]]:
-        existing = {
-            r["key"]: r["id"]
-            for r in tx.run("memory/find_existing", namespace=namespace, keys=list(first_index))
-        }
-        outcome: dict[str, tuple[str, bool]] = {}
-        rows, tag_pairs, crumbs = [], [], {}
-        for key, i in first_index.items():
-            if key in existing:
-                outcome[key] = (existing[key], False)
-                continue
-            new_id = str(uuid.uuid4())
-            outcome[key] = (new_id, True)
-            props = _node_props(namespace, prepared[i], digests[i], key, embeddings[key], now)
-            rows.append({**props, "id": new_id})
-            tag_pairs += [{"memory_id": new_id, "tag": t} for t in prepared[i].tags]
-        for i, key in enumerate(keys):
-            memory_id, created = outcome[key]
-            if created and i == first_index[key]:
-                continue
-            crumb = Reinforcement(
-                at=now, session_id=prepared[i].session_id, message=prepared[i].source.messages
-            )
-            crumbs.setdefault(memory_id, []).append(json.dumps(crumb.__dict__))
-            if not created:
-                tag_pairs += [{"memory_id": memory_id, "tag": t} for t in prepared[i].tags]
-        if rows:
-            tx.run("memory/create", rows=rows)
-        if crumbs:
-            tx.run(
-                "memory/reinforce",
-                namespace=namespace,
-                now=now,
-                rows=[{"id": k, "crumbs": v, "times": len(v)} for k, v in crumbs.items()],
-            )
-        if tag_pairs:
-            tx.run("tag/attach", namespace=namespace, pairs=tag_pairs, now=now)
-        return outcome
-
-    try:
-        outcome = store.write_tx(work)
-    except Conflict:
-        # A concurrent writer created the same memory between our lookup and create: the retry
-        # finds it and reinforces it, so the fact is stored exactly once.
-        outcome = store.write_tx(work)
-    ids = [outcome[k][0] for k in keys]
+    outcomes = writepath.commit(
+        store,
+        embedder,
+        namespace,
+        prepared,
+        source="remember",
+        decider=policy.decider,
+        record_event=True,
+    )
+    ids = [o.memory_id for o in outcomes if o.memory_id is not None]
     by_id = {m.id: m for m in get_many(store, namespace, list(dict.fromkeys(ids)))}
     seen: set[str] = set()
     results = []
-    for key in keys:
-        memory_id, created = outcome[key]
+    for outcome in outcomes:
+        memory_id = outcome.memory_id or ""
+        created = outcome.created and memory_id not in seen
         results.append(
-            RememberResult(memory=by_id[memory_id], created=created and memory_id not in seen)
+            RememberResult(
+                memory=by_id[memory_id],
+                created=created,
+                action=outcome.action,
+                target=outcome.target,
+                reason=outcome.reason,
+            )
         )
         seen.add(memory_id)
     return results

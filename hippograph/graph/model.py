@@ -138,10 +138,18 @@ class Memory:
 
 @dataclass(frozen=True, kw_only=True)
 class RememberResult:
-    """Outcome of remembering one item: created, or an existing memory reinforced."""
+    """Outcome of remembering one item: created, or an existing memory reinforced or updated.
+
+    action: the write path's decision (ADD, UPDATE, SUPERSEDE, CONTRADICT, NOOP).
+    target: the existing memory the decision was about (None for ADD).
+    reason: why, in the decider's words.
+    """
 
     memory: Memory
     created: bool
+    action: str = "ADD"
+    target: str | None = None
+    reason: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

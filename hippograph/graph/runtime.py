@@ -7,15 +7,18 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
-from hippograph.graph import formation, privacy
+from hippograph.graph import feedback, formation, privacy
+from hippograph.graph.decide import Decider
 from hippograph.graph.embedder import Embedder
 from hippograph.graph.memories import WritePolicy
+from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.retrieval import RecallResult
 from hippograph.graph.store import Store
 from hippograph.graph.validate import Limits
+from hippograph.graph.writepath import write_tools
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -69,8 +72,20 @@ class Runtime:
     embedder: Embedder
     policy: WritePolicy
     background: Background = field(default_factory=Background)
-    # Called (in the background thread) after each recall; jobs wire post-retrieval maintenance.
+    # Called (in the background thread) after each recall: post-retrieval maintenance.
     recall_hooks: list[Callable[[str, str, RecallResult], None]] = field(default_factory=list)
+    # Released on close (the LLM client's HTTP pool, when one is configured).
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    @classmethod
+    def assemble(cls, settings: Settings, store: Store, embedder: Embedder) -> Runtime:
+        """A runtime over an open store and a loaded model: the configured decider (the LLM
+        when one is configured, else the offline rules) and post-retrieval maintenance."""
+        tools = write_tools(settings)
+        rt = cls(settings, store, embedder, write_policy(settings, decider=tools.decider))
+        rt.closers.append(tools.close)
+        rt.recall_hooks.append(partial(recall_maintenance, store))
+        return rt
 
     @classmethod
     def open(cls, settings: Settings, *, attach: bool = True) -> Runtime:
@@ -86,11 +101,16 @@ class Runtime:
             store.close()
             raise
         log.info("runtime ready in %.1fs (%s)", time.perf_counter() - started, store.location)
-        return cls(settings, store, embedder, write_policy(settings))
+        return cls.assemble(settings, store, embedder)
 
     @property
     def limits(self) -> Limits:
         return self.policy.limits
+
+    @property
+    def cascade(self) -> CascadeConfig:
+        """The retrieval cascade, with the configured edge-confidence floor."""
+        return replace(DEFAULT_CASCADE, edge_floor=self.settings.recall_edge_floor)
 
     def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:
         """Schedule post-retrieval maintenance; returns at once."""
@@ -100,12 +120,34 @@ class Runtime:
     def close(self) -> None:
         try:
             self.background.close()
+            for close in self.closers:
+                close()
         finally:
             self.store.close()
 
 
-def write_policy(settings: Settings) -> WritePolicy:
-    """The write path's content filter and tag inference, as configured."""
+# How many of a recall's best results count as used by the agent (access + confidence boost).
+RECALL_USED_TOP = 3
+
+
+def recall_maintenance(store: Store, namespace: str, context: str, result: RecallResult) -> None:
+    """After a recall (background thread): the best results, surfaced together, are linked or
+    their links reinforced; the top ``RECALL_USED_TOP`` count as used; a context that found
+    nothing relevant is logged as a gap (its secrets redacted first, whatever the privacy
+    mode). Negative rules are included in every matching recall, so they neither link nor
+    count as used."""
+    if result.gap:
+        redacted = privacy.apply(context, field="context", mode="redact")
+        feedback.log_gap(store, namespace, redacted, result.best_relevance or None)
+        return
+    ids = [item.memory.id for item in result.items if not item.flagged]
+    if ids:
+        feedback.after_recall(store, namespace, ids, ids[:RECALL_USED_TOP])
+
+
+def write_policy(settings: Settings, *, decider: Decider | None = None) -> WritePolicy:
+    """The write path's content filter, tag inference and limits, as configured; ``decider``
+    None means the offline decision rules."""
     mode = settings.privacy_mode
 
     def content_filter(text: str, field: str) -> str:
@@ -119,4 +161,5 @@ def write_policy(settings: Settings) -> WritePolicy:
             max_k=settings.max_k,
         ),
         content_filter=content_filter,
+        decider=decider,
     )

@@ -169,13 +169,13 @@ class Store:
                 else:
                     self.driver.execute_query(text, database_=self.database)
 
-    def read(self, name: str, **params: Any) -> list[Row]:
+    def read(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named read-only statement in its own transaction."""
         return self._session_call(
             lambda s: s.execute_read(lambda tx: Tx(tx, self.dialect).run(name, **params))
         )
 
-    def write(self, name: str, **params: Any) -> list[Row]:
+    def write(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named statement in its own write transaction (retried on transient errors)."""
         return self.write_tx(lambda tx: tx.run(name, **params))
 

@@ -70,7 +70,8 @@ def test_serve_prints_graphiql_url_and_round_trips(
     remember = httpx.post(
         url,
         json={
-            "query": 'mutation { remember(namespace: "e2e", memory: {content: "Zoe keeps bees in her garden"}) '
+            "query": 'mutation { remember(namespace: "e2e", '
+            'memory: {content: "Zoe keeps bees in her garden"}) '
             "{ created memory { id } } }"
         },
         timeout=60,
@@ -79,7 +80,8 @@ def test_serve_prints_graphiql_url_and_round_trips(
     found = httpx.post(
         url,
         json={
-            "query": '{ search(namespace: "e2e", query: "who has a beehive?", k: 1) { memory { content } } }'
+            "query": '{ search(namespace: "e2e", query: "who has a beehive?", k: 1) '
+            "{ memory { content } } }"
         },
         timeout=60,
     ).json()

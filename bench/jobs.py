@@ -1,0 +1,150 @@
+"""How long does each maintenance job take at scale? One command:
+
+    python bench/jobs.py [--memories 100000] [--edges 500000]
+
+Starts a fresh embedded engine in a temporary directory, installs the schema, writes the
+memories (random unit 384-d vectors around topic centres, mixed types, ages and confidences)
+and RELATES_TO edges (random pairs, random ages and confidences) with batched UNWIND
+statements, then runs each job once on the whole graph and prints a table of wall times and
+counts. Jobs run in the worker's order: pagerank, edges, decay, cluster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from hippograph.graph.model import MEMORY_TYPES, to_iso
+from hippograph.graph.store import Store
+from hippograph.jobs import registry
+from hippograph.jobs.config import JOB_NAMES, JobsConfig
+from hippograph.jobs.runner import RunOptions
+from hippograph.settings import Settings
+
+NAMESPACE = "bench"
+DIM = 384
+PROVENANCES = ("user_stated", "observed", "extracted", "inferred")
+
+
+def build(store: Store, memories: int, edges: int, seed: int, batch: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    now = datetime.now(UTC)
+    centres = rng.standard_normal((max(1, memories // 500), DIM)).astype(np.float32)
+    ids = [str(uuid.uuid4()) for _ in range(memories)]
+    with tqdm(total=memories, desc="memories", unit=" nodes", file=sys.stderr) as bar:
+        for start in range(0, memories, batch):
+            rows = [
+                _memory(ids[i], rng, centres, now)
+                for i in range(start, min(memories, start + batch))
+            ]
+            store.write("memory/create", rows=rows)
+            bar.update(len(rows))
+    with tqdm(total=edges, desc="edges", unit=" edges", file=sys.stderr) as bar:
+        for start in range(0, edges, batch):
+            size = min(batch, edges - start)
+            src = rng.integers(0, memories, size)
+            dst = (src + rng.integers(1, memories, size)) % memories
+            rows = [
+                {"from_id": ids[s], "to_key": ids[d], "props": _edge(rng, now)}
+                for s, d in zip(src.tolist(), dst.tolist(), strict=True)
+            ]
+            store.write("import/edge_relates_to", rows=rows)
+            bar.update(size)
+    return ids
+
+
+def _memory(
+    memory_id: str, rng: np.random.Generator, centres: np.ndarray[Any, Any], now: datetime
+) -> dict[str, Any]:
+    vector = centres[rng.integers(len(centres))] + 0.05 * rng.standard_normal(DIM)
+    vector /= np.linalg.norm(vector)
+    created = to_iso(now - timedelta(days=float(rng.uniform(0, 365))))
+    confidence = float(rng.uniform(0.2, 1.0))
+    return {
+        "id": memory_id,
+        "namespace": NAMESPACE,
+        "content": f"synthetic memory {memory_id[:8]} about topic {int(rng.integers(1000))}",
+        "content_hash": memory_id,
+        "memory_type": MEMORY_TYPES[int(rng.integers(len(MEMORY_TYPES)))],
+        "scope": "global",
+        "provenance": PROVENANCES[int(rng.integers(len(PROVENANCES)))],
+        "status": "active",
+        "created_at": created,
+        "updated_at": created,
+        "access_count": int(rng.integers(0, 20)),
+        "strength": int(rng.integers(1, 3)),
+        "confidence": confidence,
+        "initial_confidence": confidence,
+        "trust_score": 1.0,
+        "embedding": vector.astype(np.float32).tolist(),
+    }
+
+
+def _edge(rng: np.random.Generator, now: datetime) -> dict[str, Any]:
+    stamp = to_iso(now - timedelta(days=float(rng.uniform(0, 120))))
+    return {
+        "weight": float(rng.uniform(0.1, 1.0)),
+        "confidence": float(rng.uniform(0.1, 1.0)),
+        "created_at": stamp,
+        "last_reinforced_at": stamp,
+        "kind": "bench",
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=100_000)
+    parser.add_argument("--edges", type=int, default=500_000)
+    parser.add_argument("--batch", type=int, default=5000, help="rows per write transaction")
+    parser.add_argument("--jobs", nargs="*", default=list(JOB_NAMES), choices=JOB_NAMES)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--heap", default="4g", help="JVM heap of the embedded engine")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
+        settings = Settings.from_env({}, data_dir=Path(tmp), engine_heap=args.heap)
+        store = Store.open(settings, attach=False)
+        try:
+            store.install_schema(dimensions=DIM)
+            started = time.perf_counter()
+            build(store, args.memories, args.edges, args.seed, args.batch)
+            print(
+                f"built {args.memories:,} memories + {args.edges:,} edges in "
+                f"{time.perf_counter() - started:.1f}s",
+                flush=True,
+            )
+            config = JobsConfig(job_batch_size=args.batch)
+            rows = []
+            for name in args.jobs:
+                print(f"running {name} ...", flush=True)
+                with tqdm(desc=name, file=sys.stderr) as bar:
+
+                    def show(done: int, total: int, bar: Any = bar) -> None:
+                        bar.total, bar.n = total, done
+                        bar.refresh()
+
+                    t = time.perf_counter()
+                    run = registry.run_job(
+                        store, name, config, RunOptions(trigger="bench", on_progress=show)
+                    )
+                    rows.append((name, time.perf_counter() - t, run.status, dict(run.counts)))
+        finally:
+            store.close()
+    print(f"\n{'job':<10} {'seconds':>8}  {'status':<10} counts")
+    for name, seconds, status, counts in rows:
+        print(f"{name:<10} {seconds:>8.1f}  {status:<10} {counts}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

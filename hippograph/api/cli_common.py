@@ -1,0 +1,26 @@
+"""What every ``hippograph`` subcommand shares: the data-dir flag and opening the graph."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from hippograph.graph.runtime import Runtime
+from hippograph.settings import Settings
+
+T = TypeVar("T")
+
+
+def data_dir_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, default=None, help="embedded engine data dir")
+
+
+def with_runtime(settings: Settings, work: Callable[[Runtime], T]) -> T:
+    """Open the graph (attaching to a running server's engine), run ``work``, close."""
+    rt = Runtime.open(settings, attach=True)
+    try:
+        return work(rt)
+    finally:
+        rt.close()

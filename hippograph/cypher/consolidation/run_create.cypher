@@ -1,0 +1,3 @@
+CREATE (r:ConsolidationRun)
+SET r = $run
+RETURN r.id AS id

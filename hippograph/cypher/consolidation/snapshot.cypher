@@ -1,0 +1,3 @@
+UNWIND $ids AS wanted
+MATCH (m:Memory {id: wanted})
+RETURN m.id AS id, m.status AS status, m.updated_at AS updated_at

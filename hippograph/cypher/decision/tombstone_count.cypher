@@ -1,0 +1,3 @@
+MATCH (t:Tombstone)
+WHERE t.namespace = $namespace
+RETURN count(t) AS count

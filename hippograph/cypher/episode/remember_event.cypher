@@ -1,0 +1,3 @@
+CREATE (r:RememberEvent)
+SET r = $event
+RETURN r.id AS id

@@ -1,0 +1,4 @@
+MATCH (m:Memory)
+WHERE m.namespace = $namespace
+DETACH DELETE m
+RETURN count(*) AS deleted

@@ -1,0 +1,11 @@
+MATCH (m:Memory {id: $id})
+WHERE m.namespace = $namespace
+SET m.feedback_at = $now,
+    m.helpful_count = coalesce(m.helpful_count, 0) + CASE WHEN $helpful THEN 1 ELSE 0 END,
+    m.unhelpful_count = coalesce(m.unhelpful_count, 0) + CASE WHEN $helpful THEN 0 ELSE 1 END
+RETURN m.id AS id, coalesce(m.initial_confidence, m.confidence) AS initial,
+       m.memory_type AS memory_type, m.provenance AS provenance,
+       coalesce(m.access_count, 0) AS access_count, coalesce(m.trust_score, 1.0) AS trust,
+       m.created_at AS created_at, m.last_accessed AS last_accessed,
+       m.last_reinforced_at AS last_reinforced_at, m.helpful_count AS helpful_count,
+       m.unhelpful_count AS unhelpful_count

@@ -1,0 +1,2 @@
+MATCH (r:JobRun {id: $id})
+RETURN properties(r) AS run

@@ -1,0 +1,1 @@
+CREATE INDEX decision_target IF NOT EXISTS FOR (d:Decision) ON (d.target_id)

@@ -1,0 +1,1 @@
+CREATE INDEX episode_namespace IF NOT EXISTS FOR (e:Episode) ON (e.namespace)

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT episode_uid_unique IF NOT EXISTS FOR (e:Episode) REQUIRE e.uid IS UNIQUE

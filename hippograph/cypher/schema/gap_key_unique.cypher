@@ -1,0 +1,1 @@
+CREATE CONSTRAINT gap_key_unique IF NOT EXISTS FOR (g:Gap) REQUIRE g.key IS UNIQUE

@@ -1,0 +1,1 @@
+CREATE INDEX gap_namespace IF NOT EXISTS FOR (g:Gap) ON (g.namespace)

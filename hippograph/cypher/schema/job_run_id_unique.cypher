@@ -1,0 +1,1 @@
+CREATE CONSTRAINT job_run_id_unique IF NOT EXISTS FOR (r:JobRun) REQUIRE r.id IS UNIQUE

@@ -1,0 +1,1 @@
+CREATE INDEX job_run_name IF NOT EXISTS FOR (r:JobRun) ON (r.name)

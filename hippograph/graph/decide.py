@@ -1,0 +1,342 @@
+"""What to do with a new fact, given the memories most like it: one decision for every path
+(remember, extraction, consolidation).
+
+Actions:
+
+- ``ADD``: a new memory.
+- ``UPDATE(target)``: a refinement or correction; the target takes the new text and keeps the
+  old one in its history.
+- ``SUPERSEDE(target)``: a change over time; a new memory ``SUPERSEDES`` the target, which is
+  kept as history ("works at Microsoft; previously Google").
+- ``CONTRADICT(target)``: both kept, linked by ``CONTRADICTS`` and flagged for resolution.
+- ``NOOP(target)``: the same fact again; the target is reinforced.
+
+Two deciders share the ``Decider`` protocol. ``OfflineDecider`` is deterministic and
+conservative: it acts only on a strong cue and a close neighbour, else it adds. Its thresholds
+are cosine similarities of all-MiniLM-L6-v2 embeddings, measured on pairs such as "Sam works at
+Google" / "Sam now works at Microsoft" (0.74), "Ana likes coffee" / "Ana doesn't like coffee"
+(0.93), "Ana prefers dark mode" / "Ana likes using dark mode" (0.95), "Melanie loves hiking" /
+"Melanie loves painting" (0.63, two facts). A duplicate must also name the same things (proper
+names and numbers): "Ana lives in Paris" / "Ana lives in Lima" are two facts. Duplicates and
+contradictions also need the same subject (leading proper name or ``Speaker:`` prefix) when
+both facts have one: "Ana likes tea" and "Bob likes tea" can embed above 0.92 but are two
+facts. ``LLMDecider`` asks an
+OpenAI-compatible model, with timestamps in the prompt, validates the answer strictly, and falls
+back to the offline decider on any failure: a fact is never lost to a bad answer.
+
+This module does no I/O apart from the LLM call; ``graph.writepath`` gathers the neighbours and
+applies the decision.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from hippograph.graph.errors import LLMError
+from hippograph.graph.llm import JsonCompleter
+
+log = logging.getLogger(__name__)
+
+ACTIONS: tuple[str, ...] = ("ADD", "UPDATE", "SUPERSEDE", "CONTRADICT", "NOOP")
+
+# Offline thresholds (cosine). See the module docstring for the pairs they come from.
+NOOP_MIN = 0.92  # paraphrase of the same fact, same memory type, no negation clash
+UPDATE_MIN = 0.70  # explicit correction cue and a target at least this close
+SUPERSEDE_MIN = 0.60  # change-over-time cue, same subject
+SUPERSEDE_NO_SUBJECT_MIN = 0.75  # change cue but no subject to compare: need a closer target
+CONTRADICT_MIN = 0.85  # negation/antonym clash with a very similar target
+CONSIDER_MIN = 0.55  # neighbours below this never lead to anything but ADD
+
+
+@dataclass(frozen=True, kw_only=True)
+class Candidate:
+    """The new fact as the decider sees it."""
+
+    content: str
+    memory_type: str
+    provenance: str
+    occurred_at: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Neighbour:
+    """An existing memory close to the candidate (same namespace and scope).
+
+    cosine: embedding similarity; overlap: share of the candidate's words it contains.
+    """
+
+    id: str
+    content: str
+    memory_type: str
+    cosine: float
+    overlap: float
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    action: str
+    target: str | None
+    reason: str
+    decider: str
+    similarity: float | None = None
+
+
+class Decider(Protocol):
+    name: str
+
+    def decide(self, candidate: Candidate, neighbours: Sequence[Neighbour]) -> Decision: ...
+
+
+# ---------------------------------------------------------------- cues
+
+_WORD = re.compile(r"[a-z0-9']+")
+_CORRECTION_CUE = re.compile(
+    r"\b(?:actually|correction|i\s+meant|i\s+misspoke|scratch\s+that|to\s+be\s+precise"
+    r"|that\s+was\s+wrong|i\s+was\s+wrong|not\s+\w+(?:\s+\w+)?\s*,?\s+but)\b"
+    r"|,\s*not\s+[\w'-]+\s*[.!]?$",
+    re.IGNORECASE,
+)
+_CHANGE_CUE = re.compile(
+    r"\b(?:now|no\s+longer|not\s+anymore|any\s?more|moved\s+to|moving\s+to|switched\s+to"
+    r"|changed\s+to|started\s+working|starts?\s+working|joined|quit|became|has\s+become"
+    r"|these\s+days|nowadays|currently|since\s+(?:last|this)|used\s+to|from\s+now\s+on)\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|none|nobody|nothing|cannot|can't|don't|doesn't|didn't|isn't|aren't"
+    r"|wasn't|weren't|won't|shouldn't|mustn't|hasn't|haven't)\b|n't\b",
+    re.IGNORECASE,
+)
+_ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("like", "dislike"),
+    ("love", "hate"),
+    ("always", "never"),
+    ("enable", "disable"),
+    ("enabled", "disabled"),
+    ("allow", "forbid"),
+    ("allowed", "forbidden"),
+    ("true", "false"),
+    ("yes", "no"),
+    ("before", "after"),
+    ("accept", "reject"),
+    ("include", "exclude"),
+)
+_LEADING_FILLER = frozenset({"actually", "correction", "now", "so", "well", "also", "update", "oh"})
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold().replace("’", "'"))
+
+
+def overlap(candidate: str, other: str) -> float:
+    """Share of the candidate's distinct words that also occur in ``other`` (0..1)."""
+    mine = set(words(candidate))
+    return len(mine & set(words(other))) / len(mine) if mine else 0.0
+
+
+def is_correction(candidate: Candidate) -> bool:
+    return (
+        candidate.provenance == "user_corrected"
+        or candidate.memory_type == "correction"
+        or _CORRECTION_CUE.search(candidate.content) is not None
+    )
+
+
+def is_change(text: str) -> bool:
+    return _CHANGE_CUE.search(text) is not None
+
+
+def clashes(a: str, b: str) -> bool:
+    """One states what the other denies: a negation on one side only, or an antonym pair."""
+    if (_NEGATION.search(a) is None) != (_NEGATION.search(b) is None):
+        return True
+    wa, wb = _stems(a), _stems(b)
+    return any((x in wa and y in wb) or (y in wa and x in wb) for x, y in _ANTONYMS)
+
+
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*|\b\d[\d.,:/-]*")
+
+
+def names(text: str) -> set[str]:
+    """Proper names (capitalised words not opening the text) and numbers: two texts that name
+    different things ("lives in Paris" / "lives in Lima") are not one fact, however close."""
+    found = {m.group(0).casefold().split("'")[0] for m in _NAME.finditer(text.strip())}
+    return found - {"i"}
+
+
+def _stems(text: str) -> set[str]:
+    """Words plus their crude singular/past stems, so "likes" and "disliked" meet "like"."""
+    found = set(words(text))
+    return found | {w[:-1] for w in found if len(w) > 3 and w.endswith(("s", "d"))}
+
+
+def subject(text: str) -> str | None:
+    """Who or what the fact is about: the leading run of capitalised words (``Sam``, ``Ana
+    Lopez``) or the ``Speaker:`` prefix of an extracted turn; None when it opens otherwise."""
+    head = text.split(":", 1)
+    if len(head) == 2 and 0 < len(head[0]) <= 40 and head[0].strip()[:1].isupper():
+        return head[0].strip().casefold()
+    tokens = re.findall(r"[A-Za-z][\w'-]*", text)
+    while tokens and tokens[0].casefold() in _LEADING_FILLER:
+        tokens = tokens[1:]
+    run = []
+    for token in tokens:
+        if not token[0].isupper() or token in ("I", "My", "The", "A", "An"):
+            break
+        run.append(token.split("'")[0].casefold())
+    return " ".join(run) or None
+
+
+# ---------------------------------------------------------------- offline
+
+
+def _compatible(a: str | None, b: str | None) -> bool:
+    """Two facts can be the same (or opposite) only if they are about the same subject:
+    "Ana likes tea" and "Bob likes tea" embed very close but are two facts."""
+    return a is None or b is None or a == b
+
+
+class OfflineDecider:
+    """Deterministic rules, first match wins, over neighbours in order of similarity."""
+
+    name = "offline"
+
+    def decide(self, candidate: Candidate, neighbours: Sequence[Neighbour]) -> Decision:
+        close = sorted((n for n in neighbours if n.cosine >= CONSIDER_MIN), key=lambda n: -n.cosine)
+        text = candidate.content
+        if is_correction(candidate):
+            for n in close:
+                if n.cosine >= UPDATE_MIN:
+                    return self._made("UPDATE", n, "a correction of a close memory")
+        if is_change(text):
+            mine = subject(text)
+            for n in close:
+                theirs = subject(n.content)
+                same = mine is not None and mine == theirs
+                if (same and n.cosine >= SUPERSEDE_MIN) or (
+                    mine is None and n.cosine >= SUPERSEDE_NO_SUBJECT_MIN
+                ):
+                    return self._made("SUPERSEDE", n, "a change over time of the same subject")
+        mine = subject(text)
+        close = [n for n in close if _compatible(mine, subject(n.content))]
+        for n in close:
+            if n.cosine >= CONTRADICT_MIN and clashes(text, n.content):
+                return self._made("CONTRADICT", n, "states the opposite of a very similar memory")
+        for n in close:
+            if (
+                n.cosine >= NOOP_MIN
+                and n.memory_type == candidate.memory_type
+                and not clashes(text, n.content)
+                and names(text) == names(n.content)
+            ):
+                return self._made("NOOP", n, "a paraphrase of an existing memory")
+        best = close[0].cosine if close else None
+        return Decision(
+            action="ADD", target=None, reason="no close memory says this", decider=self.name,
+            similarity=best,
+        )  # fmt: skip
+
+    def _made(self, action: str, n: Neighbour, why: str) -> Decision:
+        return Decision(
+            action=action,
+            target=n.id,
+            reason=f"{why} (cosine {n.cosine:.3f}, word overlap {n.overlap:.2f})",
+            decider=self.name,
+            similarity=n.cosine,
+        )
+
+
+# ---------------------------------------------------------------- LLM
+
+SCHEMA_NAME = "memory_decision"
+_SYSTEM_PROMPT = """\
+You maintain an AI agent's long-term memory. A new fact arrives; existing memories that are \
+similar are listed with their ids and timestamps. Decide what to do with the new fact.
+Answer with one JSON object and nothing else, exactly this shape:
+{"action": "ADD" | "UPDATE" | "SUPERSEDE" | "CONTRADICT" | "NOOP", \
+"target_id": string or null, "reason": string}
+- ADD: it is a new fact (target_id null).
+- UPDATE: it refines or corrects an existing memory that was wrong or imprecise.
+- SUPERSEDE: the world changed over time; the existing memory was true then, the new fact is \
+true now (use the timestamps: "works at Google" then later "works at Microsoft").
+- CONTRADICT: it states the opposite of an existing memory and it is unclear which is right.
+- NOOP: it says the same as an existing memory.
+target_id must be one of the listed ids for every action but ADD. Be conservative: when \
+unsure, ADD."""
+
+
+def _render(candidate: Candidate, neighbours: Sequence[Neighbour]) -> str:
+    lines = [
+        f"New fact (said at {candidate.occurred_at or 'now'}, type {candidate.memory_type}): "
+        f"{candidate.content}",
+        "Existing memories:",
+    ]
+    lines += [
+        f"- id {n.id} (created {n.created_at}, updated {n.updated_at}, type {n.memory_type}, "
+        f"similarity {n.cosine:.2f}): {n.content}"
+        for n in neighbours
+    ] or ["(none)"]
+    return "\n".join(lines)
+
+
+def parse_llm_decision(payload: object, known: frozenset[str]) -> tuple[str, str | None, str]:
+    """Validate ``{"action", "target_id", "reason"}``; the first violation raises LLMError."""
+    if not isinstance(payload, dict) or set(payload) != {"action", "target_id", "reason"}:
+        raise LLMError(f"{SCHEMA_NAME}: expected exactly the keys action, target_id, reason")
+    action, target, reason = payload["action"], payload["target_id"], payload["reason"]
+    if action not in ACTIONS:
+        raise LLMError(f"{SCHEMA_NAME}: action must be one of {list(ACTIONS)}, not {action!r}")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 1000:
+        raise LLMError(f"{SCHEMA_NAME}: reason must be a string of 1-1000 characters")
+    if action == "ADD":
+        if target is not None:
+            raise LLMError(f"{SCHEMA_NAME}: ADD takes no target_id")
+        return action, None, reason.strip()
+    if not isinstance(target, str) or target not in known:
+        raise LLMError(f"{SCHEMA_NAME}: target_id {target!r} is not one of the listed memories")
+    return action, target, reason.strip()
+
+
+class LLMDecider:
+    """The configured model decides; any failure falls back to ``fallback`` for the same fact."""
+
+    name = "llm"
+
+    def __init__(self, client: JsonCompleter, fallback: Decider | None = None) -> None:
+        self._client = client
+        self._fallback = fallback or OfflineDecider()
+
+    def decide(self, candidate: Candidate, neighbours: Sequence[Neighbour]) -> Decision:
+        if not neighbours:
+            # Nothing to compare with: ADD, without spending a model call.
+            return Decision(action="ADD", target=None, reason="no similar memory", decider="llm")
+        try:
+            payload = self._client.complete_json(
+                _SYSTEM_PROMPT, _render(candidate, neighbours), schema_name=SCHEMA_NAME
+            )
+            action, target, reason = parse_llm_decision(
+                payload, frozenset(n.id for n in neighbours)
+            )
+        except LLMError as exc:
+            log.warning("LLM decider failed, using the offline decider: %s", exc.message)
+            fallback = self._fallback.decide(candidate, neighbours)
+            return replace(
+                fallback,
+                decider=f"{fallback.decider} (llm failed)",
+                reason=f"{fallback.reason}; LLM failed: {exc.message[:300]}",
+            )
+        similarity = next((n.cosine for n in neighbours if n.id == target), None)
+        return Decision(
+            action=action, target=target, reason=reason, decider="llm", similarity=similarity
+        )
+
+
+def to_json(decision: Decision) -> str:
+    return json.dumps(decision.__dict__, sort_keys=True)

@@ -1,0 +1,272 @@
+"""Post-retrieval maintenance: what a recall teaches the graph. Call these off the query's
+critical path (after the response is sent, e.g. a background task).
+
+* ``after_recall``: memories surfaced together get a RELATES_TO link (kind ``co_retrieval``),
+  created weak or reinforced (+delta, capped, ``last_reinforced_at`` stamped); memories the
+  agent used count an access, which resets their decay clock and raises the access multiplier.
+* ``feedback``: helpful raises the memory's base confidence and confirms it (a speculative
+  memory rated helpful is never archived as unconfirmed); unhelpful lowers the base gently.
+* ``log_gap`` / ``list_gaps``: contexts for which recall found nothing relevant, one node per
+  distinct context and namespace, counted.
+
+Confidence written here uses the same formula as the ``decay`` job
+(``decay.memory_confidence``), so the job recomputing it later agrees.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import combinations
+from typing import Any
+
+from hippograph.graph import validate
+from hippograph.graph.decay import (
+    DEFAULT_DECAY,
+    DEFAULT_EDGE_LIFECYCLE,
+    DecayConfig,
+    EdgeLifecycleConfig,
+    memory_confidence,
+)
+from hippograph.graph.errors import InvalidInput, NotFound
+from hippograph.graph.model import normalize_content, parse_iso, to_iso
+from hippograph.graph.store import Row, Store, Tx
+
+MAX_GAP_CONTEXT = 2000
+
+
+@dataclass(frozen=True, kw_only=True)
+class FeedbackConfig:
+    """Tunables of post-retrieval maintenance.
+
+    link_top: how many of the surfaced memories (in rank order) are linked pairwise.
+    link_weight, link_confidence: a new co-retrieval link's weight and starting confidence
+        (above the recall floor of 0.2, well below an explicit link's 1.0).
+    helpful_delta: added to the base confidence on helpful feedback (capped at 1).
+    unhelpful_factor: the base confidence is multiplied by this on unhelpful feedback.
+    """
+
+    link_top: int = 5
+    link_weight: float = 0.5
+    link_confidence: float = 0.3
+    helpful_delta: float = 0.05
+    unhelpful_factor: float = 0.9
+    edges: EdgeLifecycleConfig = DEFAULT_EDGE_LIFECYCLE
+    decay: DecayConfig = DEFAULT_DECAY
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.link_top <= 50:
+            raise InvalidInput("link_top", "must be in 0..50", limit=50)
+        if not 0.0 < self.unhelpful_factor <= 1.0:
+            raise InvalidInput("unhelpful_factor", "must be in (0, 1]")
+
+
+DEFAULT_FEEDBACK = FeedbackConfig()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallEffects:
+    links_created: int
+    links_reinforced: int
+    memories_touched: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rating:
+    memory_id: str
+    confidence: float
+    initial_confidence: float
+    helpful_count: int
+    unhelpful_count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gap:
+    id: str
+    namespace: str
+    context: str
+    best_score: float | None
+    count: int
+    first_at: str
+    last_at: str
+
+
+def after_recall(
+    store: Store,
+    namespace: str,
+    surfaced_ids: Sequence[str],
+    used_ids: Sequence[str],
+    now: datetime | None = None,
+    *,
+    config: FeedbackConfig = DEFAULT_FEEDBACK,
+) -> RecallEffects:
+    """Strengthen what a recall showed to belong together; count the uses.
+
+    surfaced_ids: memories the recall returned, best first; the first ``link_top`` are linked
+        pairwise (new links are created in a fixed direction, existing ones in either direction
+        are reinforced).
+    used_ids: memories the agent actually used: access_count + 1, last_accessed = now, and
+        confidence recomputed at age 0.
+    now: the instant to stamp (default: the current time).
+    """
+    validate.namespace(namespace)
+    stamp = to_iso(now or datetime.now(UTC))
+    top = list(dict.fromkeys(validate.memory_id(i, "surfacedIds") for i in surfaced_ids))
+    used = list(dict.fromkeys(validate.memory_id(i, "usedIds") for i in used_ids))
+    pairs = [{"a": min(a, b), "b": max(a, b)} for a, b in combinations(top[: config.link_top], 2)]
+
+    def work(tx: Tx) -> RecallEffects:
+        created = reinforced = 0
+        if pairs:
+            found = tx.run(
+                "feedback/reinforce_links",
+                namespace=namespace,
+                pairs=pairs,
+                delta=config.edges.reinforce_delta,
+                cap=config.edges.cap,
+                now=stamp,
+            )
+            seen = {(r["a"], r["b"]) for r in found}
+            missing = [p for p in pairs if (p["a"], p["b"]) not in seen]
+            reinforced = len(seen)
+            if missing:
+                created = int(
+                    tx.run(
+                        "feedback/create_links",
+                        namespace=namespace,
+                        pairs=missing,
+                        weight=config.link_weight,
+                        confidence=config.link_confidence,
+                        now=stamp,
+                    )[0]["linked"]
+                )
+        touched = tx.run("feedback/touch_used", namespace=namespace, ids=used, now=stamp)
+        if touched:
+            rows = [_confidence_row(r, stamp, config.decay) for r in touched]
+            tx.run("feedback/set_confidence", namespace=namespace, rows=rows)
+        return RecallEffects(
+            links_created=created, links_reinforced=reinforced, memories_touched=len(touched)
+        )
+
+    if not pairs and not used:
+        return RecallEffects(links_created=0, links_reinforced=0, memories_touched=0)
+    return store.write_tx(work)
+
+
+def feedback(
+    store: Store,
+    namespace: str,
+    memory_id: str,
+    helpful: bool,
+    now: datetime | None = None,
+    *,
+    config: FeedbackConfig = DEFAULT_FEEDBACK,
+) -> Rating:
+    """Rate a memory. Helpful: base confidence + ``helpful_delta`` (capped at 1), confirmed, and
+    counted as a use. Unhelpful: base confidence x ``unhelpful_factor``. Raises NotFound."""
+    validate.namespace(namespace)
+    memory_id = validate.memory_id(memory_id, "memoryId")
+    stamp = to_iso(now or datetime.now(UTC))
+
+    def work(tx: Tx) -> Rating:
+        rows = tx.run(
+            "feedback/rate", namespace=namespace, id=memory_id, helpful=helpful, now=stamp
+        )
+        if not rows:
+            raise NotFound("memory", memory_id, field="memoryId")
+        r = dict(rows[0])
+        initial = float(r["initial"])
+        if helpful:
+            r["initial"] = min(1.0, initial + config.helpful_delta)
+            r["last_accessed"] = stamp
+        else:
+            r["initial"] = initial * config.unhelpful_factor
+        row = _confidence_row(r, stamp, config.decay)
+        row["confirmed_at"] = stamp if helpful else None
+        tx.run("feedback/set_confidence", namespace=namespace, rows=[row])
+        return Rating(
+            memory_id=memory_id,
+            confidence=row["confidence"],
+            initial_confidence=row["initial"],
+            helpful_count=int(r["helpful_count"]),
+            unhelpful_count=int(r["unhelpful_count"]),
+        )
+
+    return store.write_tx(work)
+
+
+def _confidence_row(r: Row, now: str, config: DecayConfig) -> dict[str, Any]:
+    used = [
+        parse_iso(t) for t in (r["created_at"], r["last_accessed"], r["last_reinforced_at"]) if t
+    ]
+    confidence = memory_confidence(
+        initial=float(r["initial"]),
+        memory_type=str(r["memory_type"]),
+        provenance=str(r["provenance"]),
+        last_used_at=max(used),
+        now=parse_iso(now),
+        access_count=int(r["access_count"]),
+        trust=float(r["trust"]),
+        config=config,
+    )
+    return {
+        "id": r["id"],
+        "confidence": confidence,
+        "initial": float(r["initial"]),
+        "last_accessed": r["last_accessed"],
+        "confirmed_at": None,
+    }
+
+
+def log_gap(
+    store: Store,
+    namespace: str,
+    context: str,
+    best_score: float | None,
+    now: datetime | None = None,
+) -> str:
+    """Record that recall found nothing relevant for ``context``; returns the gap's id.
+
+    The same context (after normalisation) in the same namespace is one gap, counted. Pass the
+    context after the privacy filter: it is stored as given, cut to 2000 characters.
+    best_score: the best relevance recall reached (None when it found nothing at all).
+    """
+    validate.namespace(namespace)
+    text = (context or "").strip()
+    if not text:
+        raise InvalidInput("context", "must not be empty")
+    normal = normalize_content(text).rstrip("?").strip()
+    digest = hashlib.sha256(normal.encode("utf-8")).hexdigest()
+    row = store.write(
+        "feedback/gap_log",
+        key=f"{namespace}|{digest}",
+        id=str(uuid.uuid4()),
+        namespace=namespace,
+        context=text[:MAX_GAP_CONTEXT],
+        best_score=best_score,
+        now=to_iso(now or datetime.now(UTC)),
+    )[0]
+    return str(row["id"])
+
+
+def list_gaps(store: Store, namespace: str, first: int = 20) -> list[Gap]:
+    """The namespace's gaps, most recently seen first."""
+    validate.namespace(namespace)
+    if not 1 <= first <= 500:
+        raise InvalidInput("first", f"{first} is outside 1..500", limit=500)
+    rows = store.read("feedback/gap_list", namespace=namespace, limit=first)
+    return [
+        Gap(
+            id=r["id"],
+            namespace=namespace,
+            context=r["context"],
+            best_score=r["best_score"],
+            count=int(r["count"]),
+            first_at=r["first_at"],
+            last_at=r["last_at"],
+        )
+        for r in rows
+    ]

@@ -1,0 +1,520 @@
+"""The one write path for new facts: explicit remembers, extraction and rebuild all end here.
+
+For each fact, in order:
+
+1. its normalized content hash: an active memory with the same hash in the same namespace and
+   scope is reinforced (NOOP, no neighbour search);
+2. optionally the tombstones: a fact forgotten before (same hash, or a near-duplicate of a
+   forgotten memory) is skipped; explicit remembers do not check, the user asked again;
+3. its top-k neighbours in the namespace and scope (vector index, plus the word overlap of each,
+   plus the facts earlier in the same batch) and a ``Decider`` picks ADD / UPDATE / SUPERSEDE /
+   CONTRADICT / NOOP;
+4. one transaction applies every decision of the batch, records a ``Decision`` node for each
+   (what, which target, why, which decider), optional ``DERIVED_FROM`` edges to episodes and,
+   for explicit remembers, an append-only ``RememberEvent`` that rebuild replays.
+
+A batch is atomic: every fact is applied or none is.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from hippograph.graph import memories
+from hippograph.graph.decide import (
+    NOOP_MIN,
+    Candidate,
+    Decider,
+    Decision,
+    LLMDecider,
+    Neighbour,
+    OfflineDecider,
+    overlap,
+)
+from hippograph.graph.embedder import Embedder
+from hippograph.graph.errors import Conflict
+from hippograph.graph.llm import ChatClient, JsonCompleter, LLMConfig
+from hippograph.graph.model import Memory, NewMemory, Reinforcement, content_hash, now_iso
+from hippograph.graph.store import Store, Tx
+from hippograph.settings import Settings
+
+NEIGHBOURS_K = 8
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """What happened to one fact: the memory it lives in now (None when skipped)."""
+
+    action: str  # ADD, UPDATE, SUPERSEDE, CONTRADICT, NOOP, or SKIP (tombstoned)
+    memory_id: str | None
+    target: str | None
+    created: bool
+    decision_id: str
+    reason: str
+    decider: str
+
+
+@dataclass
+class _Plan:
+    """The decisions of one batch, built before the write transaction."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    creates: list[dict[str, Any]] = field(default_factory=list)
+    tag_pairs: list[dict[str, str]] = field(default_factory=list)
+    crumbs: dict[str, list[str]] = field(default_factory=dict)
+    updates: list[dict[str, Any]] = field(default_factory=list)
+    supersedes: list[tuple[str, str, str]] = field(default_factory=list)
+    contradicts: list[tuple[str, str]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def scope_key_of(memory: Memory) -> str:
+    if memory.scope == "project":
+        return f"project:{memory.project}"
+    if memory.scope == "session":
+        return f"session:{memory.session_id}"
+    return "global"
+
+
+def commit(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    items: Sequence[NewMemory],
+    *,
+    source: str,
+    decider: Decider | None = None,
+    respect_tombstones: bool = False,
+    tombstones_before: str | None = None,
+    record_event: bool = False,
+    episodes: Sequence[Sequence[str]] | None = None,
+    extra: Callable[[Tx], None] | None = None,
+    vectors: Sequence[Any] | None = None,
+) -> list[Outcome]:
+    """Decide and apply ``items`` (already validated and privacy-filtered by ``prepare``).
+
+    Args:
+        source: who sends the facts (``remember``, ``extract``, ``rebuild``), recorded.
+        decider: defaults to the offline decider.
+        respect_tombstones: skip facts that were forgotten (extraction, rebuild).
+        tombstones_before: with respect_tombstones, only tombstones written after this time
+            count (rebuild replaying an explicit remember: a later forget wins, an earlier one
+            was overridden by the user saying it again).
+        record_event: write a ``RememberEvent`` holding the items (explicit remembers).
+        episodes: per item, the uids of the ``Episode`` nodes it was derived from.
+        extra: more work for the same transaction (e.g. marking episodes extracted).
+        vectors: the items' embeddings when the caller computed them (in one larger batch).
+    """
+    decider = decider or OfflineDecider()
+    now = now_iso()
+    digests = [content_hash(item.content) for item in items]
+    keys = [memories.dedup_key(namespace, it, d) for it, d in zip(items, digests, strict=True)]
+    if vectors is None:
+        vectors = list(embedder.embed([item.content for item in items])) if items else []
+    blocked = (
+        _tombstoned(store, embedder, namespace, items, digests, vectors, tombstones_before)
+        if respect_tombstones
+        else set()
+    )
+    existing = {
+        r["key"]: r["id"]
+        for r in store.read("memory/find_existing", namespace=namespace, keys=list(set(keys)))
+    }
+    plan = _Plan()
+    batch: list[tuple[str, str, Vector, NewMemory]] = []  # (memory id, scope key, vector, item)
+    gone: set[str] = set()
+    keyed: dict[str, str] = {}  # dedup key -> the memory that now holds that content
+    for i, item in enumerate(items):
+        vector = np.asarray(vectors[i], dtype=np.float32)
+        scope = memories.scope_key(item)
+        decision_id = str(uuid.uuid4())
+        links = list(episodes[i]) if episodes else []
+        if i in blocked:
+            _record(plan, namespace, now, source, decision_id, item, digests[i], links,
+                    Decision(action="SKIP", target=None, decider="tombstone",
+                             reason="this fact was forgotten; only an explicit remember "
+                                    "brings it back"), None)  # fmt: skip
+            continue
+        same = keyed.get(keys[i]) or existing.get(keys[i])
+        if same is not None and same not in gone:
+            decision = Decision(
+                action="NOOP", target=same, decider="hash", reason="identical content", similarity=1
+            )
+        else:
+            neighbours = _neighbours(store, namespace, item, vector, scope, batch, gone)
+            decision = decider.decide(_candidate(item), neighbours)
+        memory_id = _apply(plan, namespace, item, digests[i], keys[i], vector, decision, now)
+        _record(plan, namespace, now, source, decision_id, item, digests[i], links, decision,
+                memory_id)  # fmt: skip
+        keyed[keys[i]] = memory_id
+        if decision.action in ("ADD", "SUPERSEDE", "CONTRADICT"):
+            batch.append((memory_id, scope, vector, item))
+        if decision.action == "SUPERSEDE" and decision.target:
+            gone.add(decision.target)
+    derive = [
+        {"memory_id": o.memory_id, "episode_uid": uid}
+        for o, item_links in zip(plan.outcomes, episodes or [], strict=False)
+        if o.memory_id
+        for uid in item_links
+    ]
+    event = _event(namespace, items, now) if record_event else None
+
+    def work(tx: Tx) -> None:
+        _write(tx, namespace, plan, now, derive, event)
+        if extra is not None:
+            extra(tx)
+
+    try:
+        store.write_tx(work)
+    except Conflict:
+        # A concurrent writer stored the same fact between our reads and this write: decide
+        # again against what is there now, so the fact is stored exactly once.
+        return commit(
+            store, embedder, namespace, items, source=source, decider=decider,
+            respect_tombstones=respect_tombstones, tombstones_before=tombstones_before,
+            record_event=record_event, episodes=episodes, extra=extra, vectors=vectors,
+        )  # fmt: skip
+    return plan.outcomes
+
+
+def _candidate(item: NewMemory) -> Candidate:
+    return Candidate(
+        content=item.content,
+        memory_type=item.memory_type,
+        provenance=item.provenance,
+        occurred_at=item.occurred_at,
+    )
+
+
+def _neighbours(
+    store: Store,
+    namespace: str,
+    item: NewMemory,
+    vector: Vector,
+    scope: str,
+    batch: Sequence[tuple[str, str, Vector, NewMemory]],
+    gone: set[str],
+) -> list[Neighbour]:
+    embedding = vector.tolist()
+    rows = store.read(
+        "decision/neighbours",
+        namespace=namespace,
+        scope_key=scope,
+        embedding=embedding,
+        candidates=max(NEIGHBOURS_K * store.dialect.vector_oversample, 50),
+        k=NEIGHBOURS_K,
+    )
+    found = [
+        Neighbour(
+            id=r["id"],
+            content=r["content"],
+            memory_type=r["memory_type"],
+            cosine=float(r["cosine"]),
+            overlap=overlap(item.content, r["content"]),
+            created_at=r["created_at"],
+            updated_at=r["updated_at"],
+        )
+        for r in rows
+        if r["id"] not in gone
+    ]
+    if len(rows) < NEIGHBOURS_K:
+        # The index is shared by every namespace: when it hands back fewer than k of ours,
+        # the exact scan of the namespace (what vector_seeds falls back to) decides.
+        found = _exact_neighbours(store, namespace, item, embedding, scope, gone)
+    for memory_id, other_scope, other_vector, other in batch:
+        if other_scope != scope or memory_id in gone:
+            continue
+        found.append(
+            Neighbour(
+                id=memory_id,
+                content=other.content,
+                memory_type=other.memory_type,
+                cosine=_cosine(vector, other_vector),
+                overlap=overlap(item.content, other.content),
+                created_at=other.occurred_at or now_iso(),
+                updated_at=now_iso(),
+            )
+        )
+    found.sort(key=lambda n: -n.cosine)
+    return found[:NEIGHBOURS_K]
+
+
+def _exact_neighbours(
+    store: Store,
+    namespace: str,
+    item: NewMemory,
+    embedding: list[float],
+    scope: str,
+    gone: set[str],
+) -> list[Neighbour]:
+    seeds = memories.vector_seeds(store, namespace, embedding, NEIGHBOURS_K * 2)
+    if not seeds:
+        return []
+    cosine = dict(seeds)
+    return [
+        Neighbour(
+            id=m.id,
+            content=m.content,
+            memory_type=m.memory_type,
+            cosine=cosine[m.id],
+            overlap=overlap(item.content, m.content),
+            created_at=m.created_at,
+            updated_at=m.updated_at,
+        )
+        for m in memories.get_many(store, namespace, [i for i, _ in seeds])
+        if scope_key_of(m) == scope and m.id not in gone
+    ]
+
+
+def _cosine(a: Vector, b: Vector) -> float:
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.dot(a, b) / norm) if norm else 0.0
+
+
+def _tombstoned(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    items: Sequence[NewMemory],
+    digests: Sequence[str],
+    vectors: Sequence[Any],
+    after: str | None,
+) -> set[int]:
+    """Indexes of items that repeat a forgotten fact (same hash, or a near-duplicate of a
+    forgotten memory whose node is still there, archived)."""
+    if not items or not store.read("decision/tombstone_count", namespace=namespace)[0]["count"]:
+        return set()
+    rows = store.read("decision/tombstoned_hashes", namespace=namespace, hashes=list(digests))
+    hashes = {r["hash"] for r in rows if after is None or r["at"] > after}
+    blocked = {i for i, d in enumerate(digests) if d in hashes}
+    if after is not None:
+        return blocked  # rebuild: archived nodes are gone, hashes are what is left
+    for i, vector in enumerate(vectors):
+        if i in blocked:
+            continue
+        seeds = memories.vector_seeds(
+            store, namespace, [float(x) for x in vector], 3, statuses=("archived",)
+        )
+        close = [mid for mid, cos in seeds if cos >= NOOP_MIN]
+        if close and store.read("decision/tombstoned_ids", namespace=namespace, ids=close):
+            blocked.add(i)
+    return blocked
+
+
+def _apply(
+    plan: _Plan,
+    namespace: str,
+    item: NewMemory,
+    digest: str,
+    key: str,
+    vector: Vector,
+    decision: Decision,
+    now: str,
+) -> str:
+    """Add the writes of one decision to the plan; return the id of the memory it lands in."""
+    target = decision.target
+    tags = list(item.tags)
+    if decision.action == "NOOP" and target:
+        crumb = Reinforcement(at=now, session_id=item.session_id, message=item.source.messages)
+        plan.crumbs.setdefault(target, []).append(json.dumps(asdict(crumb)))
+        plan.tag_pairs += [{"memory_id": target, "tag": t} for t in tags]
+        return target
+    if decision.action == "UPDATE" and target:
+        plan.updates.append(
+            {
+                "id": target,
+                "content": item.content,
+                "content_hash": digest,
+                "dedup_key": key,
+                "embedding": [float(x) for x in vector],
+                "provenance": item.provenance,
+                "confidence": item.confidence if item.confidence is not None else 0.0,
+                "previous": json.dumps({"at": now, "replaced_by": item.content,
+                                        "reason": decision.reason}),
+                "decision_id": "",
+            }
+        )  # fmt: skip
+        plan.tag_pairs += [{"memory_id": target, "tag": t} for t in tags]
+        return target
+    new_id = str(uuid.uuid4())
+    props = memories._node_props(namespace, item, digest, key, vector, now)
+    plan.creates.append({**props, "id": new_id})
+    plan.tag_pairs += [{"memory_id": new_id, "tag": t} for t in tags]
+    if decision.action == "SUPERSEDE" and target:
+        plan.supersedes.append((target, new_id, decision.reason))
+    elif decision.action == "CONTRADICT" and target:
+        plan.contradicts.append((new_id, target))
+    return new_id
+
+
+def _record(
+    plan: _Plan,
+    namespace: str,
+    now: str,
+    source: str,
+    decision_id: str,
+    item: NewMemory,
+    digest: str,
+    episode_uids: list[str],
+    decision: Decision,
+    memory_id: str | None,
+) -> None:
+    created = decision.action in ("ADD", "SUPERSEDE", "CONTRADICT")
+    plan.outcomes.append(
+        Outcome(
+            action=decision.action,
+            memory_id=memory_id,
+            target=decision.target,
+            created=created,
+            decision_id=decision_id,
+            reason=decision.reason,
+            decider=decision.decider,
+        )
+    )
+    if decision.action == "UPDATE" and plan.updates:
+        plan.updates[-1]["decision_id"] = decision_id
+        previous = json.loads(plan.updates[-1]["previous"])
+        plan.updates[-1]["previous"] = json.dumps({**previous, "decision_id": decision_id})
+    row = {
+        "id": decision_id,
+        "namespace": namespace,
+        "at": now,
+        "source": source,
+        "action": decision.action,
+        "memory_id": memory_id,
+        "target_id": decision.target,
+        "reason": decision.reason,
+        "decider": decision.decider,
+        "similarity": decision.similarity,
+        "content": item.content,
+        "content_hash": digest,
+        "episode_uids": episode_uids,
+    }
+    plan.decisions.append({k: v for k, v in row.items() if v is not None and v != []})
+
+
+def _event(namespace: str, items: Sequence[NewMemory], now: str) -> dict[str, Any]:
+    return {
+        "id": str(uuid.uuid4()),
+        "namespace": namespace,
+        "at": now,
+        "items": [json.dumps(asdict(item), sort_keys=True) for item in items],
+    }
+
+
+def _write(
+    tx: Tx,
+    namespace: str,
+    plan: _Plan,
+    now: str,
+    derive: list[dict[str, Any]],
+    event: dict[str, Any] | None,
+) -> None:
+    if plan.creates:
+        tx.run("memory/create", rows=plan.creates)
+    if plan.updates:
+        # Store the text being replaced in the memory's history, read inside the transaction.
+        current = {
+            r["id"]: r["content"]
+            for r in tx.run(
+                "decision/current", namespace=namespace, ids=[u["id"] for u in plan.updates]
+            )
+        }
+        for update in plan.updates:
+            previous = json.loads(update["previous"])
+            update["previous"] = json.dumps({**previous, "content": current.get(update["id"])})
+        tx.run("decision/update_content", namespace=namespace, now=now, rows=plan.updates)
+    if plan.crumbs:
+        rows = [{"id": k, "crumbs": v, "times": len(v)} for k, v in plan.crumbs.items()]
+        tx.run("memory/reinforce", namespace=namespace, now=now, rows=rows)
+    if plan.tag_pairs:
+        tx.run("tag/attach", namespace=namespace, pairs=plan.tag_pairs, now=now)
+    for old_id, new_id, reason in plan.supersedes:
+        tx.run(
+            "memory/supersede",
+            namespace=namespace,
+            old_id=old_id,
+            new_id=new_id,
+            now=now,
+            reason=reason,
+        )
+    for from_id, to_id in plan.contradicts:
+        tx.run(
+            "link/contradicts",
+            namespace=namespace,
+            from_id=from_id,
+            to_id=to_id,
+            weight=1.0,
+            now=now,
+        )
+    if plan.decisions:
+        tx.run("decision/record", rows=plan.decisions)
+    if derive:
+        tx.run("episode/derive", namespace=namespace, pairs=derive, now=now)
+    if event is not None:
+        tx.run("episode/remember_event", event=event)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExtractionConfig:
+    """When buffered turns are extracted, and by what.
+
+    batch_size: a session's waiting turns are extracted once this many wait.
+    max_age_s: ... or once the oldest has waited this long (seconds since ingest).
+    client: the LLM extractor; None uses the offline extractor.
+    decider: decides each fact against its neighbours; None uses the offline rules.
+    """
+
+    batch_size: int = 8
+    max_age_s: float = 300.0
+    client: JsonCompleter | None = None
+    decider: Decider | None = None
+
+
+DEFAULT_EXTRACTION = ExtractionConfig()
+
+
+@dataclass
+class WriteTools:
+    """The configured LLM client (if any), the decider and the extraction settings, opened
+    together for one request, command or job; ``close`` releases the HTTP pool."""
+
+    decider: Decider
+    extraction: ExtractionConfig
+    client: ChatClient | None = None
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+def write_tools(settings: Settings) -> WriteTools:
+    """LLM decider + extractor when ``HIPPOGRAPH_LLM_BASE_URL``/``_MODEL`` are set, else the
+    offline ones."""
+    client = None
+    decider: Decider = OfflineDecider()
+    if settings.llm_base_url:
+        client = ChatClient(
+            LLMConfig(
+                base_url=settings.llm_base_url,
+                model=settings.llm_model,
+                api_key=settings.llm_api_key or None,
+                timeout_s=settings.llm_timeout_s,
+            )
+        )
+        decider = LLMDecider(client)
+    extraction = ExtractionConfig(
+        batch_size=settings.extract_batch_size,
+        max_age_s=settings.extract_max_age_s,
+        client=client,
+        decider=decider,
+    )
+    return WriteTools(decider=decider, extraction=extraction, client=client)

@@ -1,0 +1,113 @@
+"""The consolidation job, and the runtime-level entry points the API and CLI share.
+
+``job(ctx)`` is what the worker runs on its schedule: it extracts turns whose buffer is due,
+then consolidates graph-wide if the gate says it is due; a run held by another process is
+counted and skipped, not raised.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from hippograph.graph import consolidation, episodes, rebuild
+from hippograph.graph.consolidation import ConsolidationConfig, ConsolidationReport
+from hippograph.graph.embedder import Embedder
+from hippograph.graph.errors import LockHeld
+from hippograph.graph.runtime import Runtime, write_policy
+from hippograph.graph.writepath import WriteTools
+from hippograph.graph.writepath import write_tools as _write_tools
+from hippograph.jobs.runner import JobContext
+from hippograph.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def write_tools(rt: Runtime) -> WriteTools:
+    return _write_tools(rt.settings)
+
+
+def config(settings: Settings) -> ConsolidationConfig:
+    return ConsolidationConfig(
+        min_interval_s=settings.consolidate_min_interval_s,
+        min_new_facts=settings.consolidate_min_new_facts,
+    )
+
+
+def consolidate_now(
+    rt: Runtime, *, namespace: str | None = None, dry_run: bool = False, force: bool = False
+) -> ConsolidationReport:
+    tools = write_tools(rt)
+    try:
+        return consolidation.consolidate(
+            rt.store, namespace=namespace, config=config(rt.settings), decider=tools.decider,
+            dry_run=dry_run, force=force,
+        )  # fmt: skip
+    finally:
+        tools.close()
+
+
+def rebuild_now(rt: Runtime, namespace: str) -> rebuild.RebuildResult:
+    tools = write_tools(rt)
+    try:
+        return rebuild.rebuild(
+            rt.store, rt.embedder, namespace, policy=rt.policy, config=tools.extraction
+        )
+    finally:
+        tools.close()
+
+
+def job(ctx: JobContext) -> None:
+    """The scheduled consolidation job (worker, ``jobs run consolidate``, ``runJob``).
+
+    First extracts turns whose buffer is due by age or count (loading the embedding model only
+    when there is something to extract), then consolidates if the gate (time since the last
+    run and new facts since the watermark) says it is due. A consolidation another process is
+    running is reported in the counts, not raised: the next tick retries.
+    """
+    settings = ctx.config.settings
+    tools = _write_tools(settings)
+    try:
+        waiting = episodes.pending(ctx.store, ctx.namespace)
+        sessions: dict[tuple[str, str], list[episodes.Episode]] = {}
+        for e in waiting:
+            sessions.setdefault((e.namespace, e.session_id), []).append(e)
+        if any(episodes.due(turns, tools.extraction, flush=False) for turns in sessions.values()):
+            policy = write_policy(settings, decider=tools.decider)
+            extracted, left, actions = episodes.extract_pending(
+                ctx.store, _embedder(settings), ctx.namespace, policy=policy,
+                config=tools.extraction,
+            )  # fmt: skip
+            ctx.counts["turns_extracted"] += extracted
+            ctx.counts["turns_waiting"] = left
+            ctx.counts.update({f"extract_{a.lower()}": n for a, n in actions.items()})
+        try:
+            report = consolidation.consolidate(
+                ctx.store, namespace=ctx.namespace,
+                config=config(settings),
+                decider=tools.decider,
+            )  # fmt: skip
+        except LockHeld as exc:
+            log.info("consolidation skipped: %s", exc.message)
+            ctx.counts["skipped_locked"] = 1
+            return
+        if report.skipped:
+            ctx.counts["skipped_gate"] = 1
+        ctx.counts.update(report.counts)
+        if report.errors:
+            ctx.counts["group_errors"] = len(report.errors)
+    finally:
+        tools.close()
+
+
+_EMBEDDERS: dict[str, Embedder] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def _embedder(settings: Settings) -> Embedder:
+    """One loaded model per process and model name (the worker keeps it between ticks)."""
+    with _EMBEDDERS_LOCK:
+        model = settings.embedding_model
+        if model not in _EMBEDDERS:
+            _EMBEDDERS[model] = Embedder(model, batch_size=settings.embedding_batch_size).load()
+        return _EMBEDDERS[model]

@@ -1,0 +1,151 @@
+"""Job ``pagerank``: memory ``importance`` from weighted PageRank over RELATES_TO.
+
+The graph: active memories; RELATES_TO edges between them whose confidence reaches the recall
+floor (edges recall ignores confer no importance), weighted ``weight x confidence`` and taken as
+undirected (relatedness is symmetric, and the direction of a co-retrieval link is arbitrary).
+
+Two paths, one definition (damping 0.85, 20 iterations, tolerance 1e-7, dangling nodes send
+nothing; see ``graph.pagerank``):
+
+* Neo4j with the Graph Data Science plugin and the ``graphdatascience`` client
+  (``pip install 'hippograph[gds]'``): Cypher projection, ``gds.pageRank.stream``.
+* Anywhere else: the same recurrence in-process on sparse matrices.
+
+Written back per memory: ``pagerank`` (the raw score) and ``importance`` (the score divided by
+the namespace's highest, so 0..1 within each namespace), in batches ordered by memory id.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+import weakref
+from collections import defaultdict
+from functools import partial
+from typing import Any
+
+from hippograph.graph import queries
+from hippograph.graph.pagerank import normalized, pagerank
+from hippograph.graph.store import Store, Tx
+from hippograph.jobs.runner import JobContext, batches
+
+log = logging.getLogger(__name__)
+# A score that moved less than this is not rewritten: on a settled graph most runs then write
+# only the memories near a change (ranking cannot tell such differences apart anyway).
+_UNCHANGED = 1e-6
+
+
+def run(ctx: JobContext) -> None:
+    nodes = ctx.store.read("job/pagerank_nodes", namespace=ctx.namespace)
+    ctx.progress(0, len(nodes))
+    scores = gds_scores(ctx)
+    if scores is None:
+        scores = in_process_scores(ctx, [n["id"] for n in nodes])
+        ctx.counts["in_process"] = 1
+    else:
+        ctx.counts["gds"] = 1
+    current = {n["id"]: (n["score"], n["importance"]) for n in nodes}
+    rows = []
+    for row in importance_rows(nodes, scores):
+        score, importance = current[row["id"]]
+        if _same(score, row["score"]) and _same(importance, row["importance"]):
+            ctx.counts["unchanged"] += 1
+        else:
+            rows.append(row)
+    total = len(rows)
+    todo = [r for r in rows if ctx.pending(r["id"])]
+    done = total - len(todo)
+    for batch in batches(todo, ctx.batch_size):
+        work = partial(_write, rows=list(batch), as_of=ctx.as_of_iso)
+        ctx.counts["updated"] += ctx.store.write_tx(work)
+        done += len(batch)
+        ctx.checkpoint(str(batch[-1]["id"]), done, total)
+
+
+def _same(old: Any, new: float) -> bool:
+    return old is not None and abs(float(old) - new) <= _UNCHANGED
+
+
+def _write(tx: Tx, *, rows: list[dict[str, Any]], as_of: str) -> int:
+    return int(tx.run("job/pagerank_write", rows=rows, as_of=as_of)[0]["updated"])
+
+
+def importance_rows(nodes: list[dict[str, Any]], scores: dict[str, float]) -> list[dict[str, Any]]:
+    """Per memory: raw score and the score normalised within its namespace; sorted by id."""
+    by_namespace: dict[str, dict[str, float]] = defaultdict(dict)
+    for n in nodes:
+        by_namespace[n["namespace"]][n["id"]] = scores.get(n["id"], 0.0)
+    rows = []
+    for members in by_namespace.values():
+        for memory_id, importance in normalized(members).items():
+            rows.append({"id": memory_id, "score": members[memory_id], "importance": importance})
+    rows.sort(key=lambda r: str(r["id"]))
+    return rows
+
+
+def in_process_scores(ctx: JobContext, node_ids: list[str]) -> dict[str, float]:
+    rows = ctx.store.read(
+        "job/pagerank_edges", namespace=ctx.namespace, floor=ctx.config.recall_edge_floor
+    )
+    known = set(node_ids)
+    edges: list[tuple[str, str, float]] = []
+    for r in rows:
+        source, target, weight = r["source"], r["target"], float(r["weight"])
+        if source in known and target in known and weight > 0.0 and source != target:
+            edges += [(source, target, weight), (target, source, weight)]
+    ctx.counts["edges"] = len(edges) // 2
+    return pagerank(node_ids, edges, ctx.config.pagerank)
+
+
+def gds_scores(ctx: JobContext) -> dict[str, float] | None:
+    """PageRank through GDS, or None when this graph has no GDS (or the client is missing)."""
+    store = ctx.store
+    if not store.dialect.may_have_gds:
+        return None
+    gds = _gds_client(store)
+    if gds is None:
+        return None
+    graph_name = f"hippograph-pagerank-{uuid.uuid4().hex[:12]}"
+    project = queries.load("job/gds_project", store.dialect.name).text
+    graph = None
+    try:
+        graph, result = gds.graph.cypher.project(
+            project,
+            graph_name=graph_name,
+            namespace=ctx.namespace,
+            floor=ctx.config.recall_edge_floor,
+        )
+        ctx.counts["edges"] = int(result.get("relationshipCount", 0)) // 2
+        cfg = ctx.config.pagerank
+        rows = store.read(
+            "job/gds_pagerank",
+            graph_name=graph_name,
+            damping=cfg.damping,
+            max_iterations=cfg.max_iterations,
+            tolerance=cfg.tolerance,
+        )
+        return {str(r["id"]): float(r["score"]) for r in rows}
+    finally:
+        if graph is not None:
+            graph.drop()
+
+
+# Stores found to have no GDS, so the probe runs once per store, not once per run.
+_NO_GDS: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
+def _gds_client(store: Store) -> Any:
+    if store in _NO_GDS:
+        return None
+    try:
+        from graphdatascience import GraphDataScience
+    except ImportError:
+        log.info("pagerank: graphdatascience is not installed (hippograph[gds]); in-process")
+        _NO_GDS.add(store)
+        return None
+    try:
+        return GraphDataScience.from_neo4j_driver(store.driver, database=store.database)
+    except Exception as exc:  # the client refuses a server without the GDS plugin
+        log.info("pagerank: no Graph Data Science on %s (%s); in-process", store.location, exc)
+        _NO_GDS.add(store)
+        return None

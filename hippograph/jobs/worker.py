@@ -1,0 +1,100 @@
+"""The worker: runs due jobs one after another until asked to stop.
+
+It reconnects when the graph goes away (an embedded engine's owner restarting publishes a new
+Bolt port; ``open_store`` re-reads it). A job another worker is running is skipped (its lock).
+On stop (SIGTERM, Ctrl-C) the running job ends after its current batch, 'interrupted', and the
+next run resumes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hippograph.graph.errors import GraphUnavailable, LockHeld
+from hippograph.graph.jobruns import JobRun
+from hippograph.graph.store import Store
+from hippograph.jobs import registry
+from hippograph.jobs.config import JobsConfig
+from hippograph.jobs.runner import Progress, RunOptions, utcnow
+from hippograph.jobs.scheduler import schedule
+
+log = logging.getLogger(__name__)
+MAX_SLEEP_S = 60.0
+RECONNECT_S = 5.0
+
+
+@dataclass
+class Worker:
+    """open_store: opens a Store (called again after the graph became unreachable).
+    config: schedules and job parameters.
+    on_progress: factory of a per-run progress callback (the CLI prints a bar).
+    """
+
+    open_store: Callable[[], Store]
+    config: JobsConfig
+    on_run: Callable[[JobRun], None] | None = None
+    on_progress: Callable[[str], Progress] | None = None
+
+    def __post_init__(self) -> None:
+        self.stop = threading.Event()
+        self._store: Store | None = None
+
+    def run_forever(self) -> None:
+        log.info("worker started")
+        try:
+            while not self.stop.is_set():
+                try:
+                    pause = self.run_due()
+                except GraphUnavailable as exc:
+                    log.warning("worker: graph unavailable (%s); reconnecting", exc)
+                    self.close()
+                    pause = RECONNECT_S
+                self.stop.wait(pause)
+        finally:
+            self.close()
+            log.info("worker stopped")
+
+    def run_due(self) -> float:
+        """Run every job due now; return seconds until the next is due."""
+        store = self._connect()
+        for due in schedule(store, self.config, utcnow()):
+            if self.stop.is_set() or due.at > utcnow():
+                break
+            self.run_one(store, due.name)
+        upcoming = schedule(store, self.config, utcnow())
+        if not upcoming:
+            return MAX_SLEEP_S
+        seconds = (upcoming[0].at - utcnow()).total_seconds()
+        return min(MAX_SLEEP_S, max(1.0, seconds))
+
+    def run_one(self, store: Store, name: str) -> JobRun | None:
+        options = RunOptions(
+            trigger="schedule",
+            stop=self.stop,
+            on_progress=self.on_progress(name) if self.on_progress else None,
+        )
+        try:
+            run = registry.run_job(store, name, self.config, options)
+        except LockHeld as exc:
+            log.info("worker: %s", exc.message)
+            return None
+        if self.on_run is not None:
+            self.on_run(run)
+        return run
+
+    def _connect(self) -> Store:
+        if self._store is None:
+            self._store = self.open_store()
+        return self._store
+
+    def close(self) -> None:
+        """Close the store (the worker reconnects if used again)."""
+        if self._store is not None:
+            try:
+                self._store.close()
+            except Exception:  # closing a dead connection may fail; it is gone either way
+                log.debug("worker: closing the old store failed", exc_info=True)
+            self._store = None

@@ -1,0 +1,184 @@
+"""Consolidation: gate, lock, watermark, groups, dry run, and the scenarios of the issue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from hippograph.graph import consolidation, episodes, history, memories
+from hippograph.graph.consolidation import ConsolidationConfig, Group
+from hippograph.graph.decide import Candidate, Decision, Neighbour
+from hippograph.graph.errors import LockHeld
+from hippograph.graph.model import NewMemory
+from hippograph.graph.runtime import Runtime
+from hippograph.graph.writepath import commit
+from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
+
+EAGER = ConsolidationConfig(min_interval_s=0, min_new_facts=0)
+
+
+class AlwaysAdd:
+    """Writes facts without deciding, as an import or an old version would have."""
+
+    name = "always-add"
+
+    def decide(self, candidate: Candidate, neighbours: Sequence[Neighbour]) -> Decision:
+        return Decision(action="ADD", target=None, reason="test setup", decider=self.name)
+
+
+@pytest.fixture
+def rt(runtime: Runtime, namespace: str) -> Iterator[Runtime]:
+    yield from log_runtime(runtime, namespace)
+    runtime.store.driver.execute_query(
+        "MATCH (n) WHERE (n:ConsolidationRun AND n.scope = $ns) "
+        "OR (n:ConsolidationState AND n.key = 'scope:' + $ns) DETACH DELETE n",
+        ns=namespace,
+        database_=runtime.store.database,
+    )
+
+
+def add(rt: Runtime, ns: str, *contents: str, **fields: object) -> list[str]:
+    items = [NewMemory(content=c, **fields) for c in contents]  # type: ignore[arg-type]
+    outcomes = commit(rt.store, rt.embedder, ns, items, source="remember", decider=AlwaysAdd())
+    return [o.memory_id or "" for o in outcomes]
+
+
+def run(rt: Runtime, ns: str, **kw: object) -> consolidation.ConsolidationReport:
+    kw.setdefault("config", EAGER)
+    return consolidation.consolidate(rt.store, namespace=ns, **kw)  # type: ignore[arg-type]
+
+
+def test_change_over_time_becomes_a_timeline(rt: Runtime, namespace: str) -> None:
+    google, microsoft = add(rt, namespace, "Sam works at Google", "Sam now works at Microsoft")
+    found = memories.search(rt.store, rt.embedder, namespace, "where does Sam work", 5)
+    assert {s.memory.id for s in found} == {google, microsoft}  # both before consolidation
+    report = run(rt, namespace)
+    assert report.ran and report.counts["supersede"] == 1
+    assert [m.id for m in active(rt, namespace)] == [microsoft]
+    h = history.history(rt.store, namespace, microsoft)
+    assert [r.content for r in h.supersedes] == ["Sam works at Google"]
+    assert [(d.action, d.source) for d in h.decisions][-1] == ("SUPERSEDE", "consolidate")
+    assert memories.get(rt.store, namespace, google).status == "superseded"
+
+
+def test_duplicates_merge_into_one_memory_with_both_tags_and_strength(
+    rt: Runtime, namespace: str
+) -> None:
+    a = add(rt, namespace, "Melanie loves hiking in the mountains", tags=("hiking",))[0]
+    b = add(rt, namespace, "Melanie really enjoys hiking in the mountains", tags=("outdoors",))[0]
+    report = run(rt, namespace)
+    assert report.counts["merge"] == 1
+    [kept] = active(rt, namespace)
+    assert kept.id in (a, b) and kept.strength == 2
+    assert {"hiking", "outdoors"} <= set(kept.tags)
+    retired = memories.get(rt.store, namespace, b if kept.id == a else a)
+    assert retired.status == "archived"  # archived, never deleted
+
+
+def test_open_contradiction_is_resolved_newer_wins(rt: Runtime, namespace: str) -> None:
+    [old] = remember(rt, namespace, NewMemory(content="Ana likes coffee"))
+    [new] = remember(rt, namespace, NewMemory(content="Ana doesn't like coffee"))
+    assert len(active(rt, namespace)) == 2
+    report = run(rt, namespace)
+    assert report.counts["resolve"] == 1
+    assert [m.id for m in active(rt, namespace)] == [new.memory.id]
+    [edge] = history.history(rt.store, namespace, new.memory.id).contradicts
+    assert edge.id == old.memory.id and edge.resolved
+
+
+def test_weak_memories_are_archived_not_deleted(rt: Runtime, namespace: str) -> None:
+    weak, strong = add(rt, namespace, "Bob once mentioned a blue kite", "Bob is a pilot")
+    rt.store.driver.execute_query(
+        "MATCH (m:Memory {id: $id}) SET m.confidence = 0.01",
+        id=weak,
+        database_=rt.store.database,
+    )
+    report = run(rt, namespace)
+    assert report.counts["archive"] == 1
+    assert memories.get(rt.store, namespace, weak).status == "archived"
+    assert [m.id for m in active(rt, namespace)] == [strong]
+
+
+def test_gate_respects_time_and_volume_and_force_overrides(rt: Runtime, namespace: str) -> None:
+    gate = ConsolidationConfig(min_interval_s=3600, min_new_facts=3)
+    add(rt, namespace, "Fact one about apples", "Fact two about boats")
+    first = run(rt, namespace, config=gate)
+    assert not first.ran and "2 new facts" in (first.skipped or "")
+    add(rt, namespace, "Fact three about clouds")
+    second = run(rt, namespace, config=gate)
+    assert second.ran and second.run_id
+    add(rt, namespace, "Fact four about dunes", "Fact five about eels", "Fact six about figs")
+    third = run(rt, namespace, config=gate)
+    assert not third.ran and "minimum interval" in (third.skipped or "")
+    forced = run(rt, namespace, config=gate, force=True)
+    assert forced.ran
+
+
+def test_dry_run_returns_the_plan_and_writes_nothing(rt: Runtime, namespace: str) -> None:
+    add(rt, namespace, "Sam works at Google", "Sam now works at Microsoft")
+    before = {(m.id, m.status, m.updated_at) for m in every(rt, namespace)}
+    plan = run(rt, namespace, dry_run=True)
+    assert plan.dry_run and not plan.ran and plan.run_id is None
+    assert [op.op for op in plan.operations] == ["supersede"]
+    assert {(m.id, m.status, m.updated_at) for m in every(rt, namespace)} == before
+    assert consolidation.runs(rt.store, namespace) == []
+
+
+def test_runs_are_recorded_and_idempotent(rt: Runtime, namespace: str) -> None:
+    add(rt, namespace, "Ana prefers dark mode", "Ana likes using dark mode")
+    first = run(rt, namespace)
+    second = run(rt, namespace, force=True)
+    assert first.counts["merge"] == 1
+    assert sum(second.counts[k] for k in ("merge", "supersede", "resolve", "archive")) == 0
+    [latest, earliest] = consolidation.runs(rt.store, namespace)
+    assert earliest["id"] == first.run_id and latest["id"] == second.run_id
+    assert earliest["watermark_after"] == first.started_at
+
+
+def test_a_failing_group_keeps_the_watermark_and_is_retried(rt: Runtime, namespace: str) -> None:
+    add(rt, namespace, "Ana prefers dark mode", "Ana likes using dark mode")
+    before = run(rt, namespace, dry_run=True).watermark_before
+
+    def meddle(groups: Sequence[Group]) -> None:
+        # Someone reinforces a memory of the group after planning: the group must not apply.
+        member = sorted(groups[0].members)[0]
+        rt.store.driver.execute_query(
+            "MATCH (m:Memory {id: $id}) SET m.updated_at = '2999-01-01T00:00:00.000000Z'",
+            id=member,
+            database_=rt.store.database,
+        )
+
+    failed = run(rt, namespace, before_apply=meddle)
+    assert failed.ran and failed.counts["failed_groups"] == 1 and failed.errors
+    assert failed.watermark_after == before
+    assert len(active(rt, namespace)) == 2
+    retried = run(rt, namespace, force=True)
+    assert retried.counts["merge"] == 1 and not retried.errors
+    assert len(active(rt, namespace)) == 1
+
+
+def test_two_concurrent_runs_one_reports_the_lock(rt: Runtime, namespace: str) -> None:
+    add(rt, namespace, "Ana prefers dark mode", "Ana likes using dark mode")
+    seen: list[LockHeld] = []
+
+    def second_run(groups: Sequence[Group]) -> None:
+        with pytest.raises(LockHeld) as err:
+            run(rt, namespace, force=True)
+        seen.append(err.value)
+
+    first = run(rt, namespace, before_apply=second_run)
+    assert first.ran and len(seen) == 1 and seen[0].code == "LOCKED"
+    assert run(rt, namespace, force=True).ran  # the lock was released
+
+
+def test_forgotten_fact_does_not_come_back(rt: Runtime, namespace: str) -> None:
+    [r] = remember(rt, namespace, NewMemory(content="Sam: Sam's old phone number is 555-0100"))
+    memories.forget(rt.store, namespace, r.memory.id, reason="user asked")
+    result = episodes.ingest(
+        rt.store, rt.embedder, namespace,
+        [turn("s1", 0, "My old phone number is 555-0100")], policy=rt.policy, flush=True,
+    )  # fmt: skip
+    assert result.actions == {"SKIP": 1}
+    run(rt, namespace, force=True)
+    assert not any("555-0100" in m.content for m in active(rt, namespace))

@@ -1,0 +1,256 @@
+"""One decision path: the offline rules, the LLM decider against a real local HTTP server that
+speaks the OpenAI chat-completions API, and remember/extraction routed through both."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from hippograph.graph import history, memories
+from hippograph.graph.decide import (
+    Candidate,
+    LLMDecider,
+    Neighbour,
+    OfflineDecider,
+    clashes,
+    subject,
+)
+from hippograph.graph.llm import ChatClient, LLMConfig
+from hippograph.graph.model import NewMemory
+from hippograph.graph.runtime import Runtime
+from hippograph.graph.writepath import commit
+from tests.graph.llm_server import Endpoint, serve
+from tests.graph.log_fixtures import active, every, log_runtime, remember
+
+
+@pytest.fixture
+def rt(runtime: Runtime, namespace: str) -> Iterator[Runtime]:
+    yield from log_runtime(runtime, namespace)
+
+
+@pytest.fixture
+def endpoint() -> Iterator[Endpoint]:
+    yield from serve()
+
+
+def n(id: str, content: str, cosine: float, memory_type: str = "fact") -> Neighbour:
+    return Neighbour(
+        id=id, content=content, memory_type=memory_type, cosine=cosine, overlap=0.5,
+        created_at="2024-01-01T00:00:00.000000Z", updated_at="2024-01-01T00:00:00.000000Z",
+    )  # fmt: skip
+
+
+def c(content: str, provenance: str = "user_stated", memory_type: str = "fact") -> Candidate:
+    return Candidate(content=content, memory_type=memory_type, provenance=provenance)
+
+
+# ---------------------------------------------------------------- offline rules
+
+
+@pytest.mark.parametrize(
+    ("content", "neighbour", "cosine", "action"),
+    [
+        ("Ana likes using dark mode", "Ana prefers dark mode", 0.95, "NOOP"),
+        ("Ana likes using dark mode", "Ana prefers dark mode", 0.90, "ADD"),
+        ("Actually, my manager is John Smith, not Jon", "My manager is Jon Smith", 0.86, "UPDATE"),
+        ("Actually, the deploy is on Tuesday", "Sam likes tea", 0.40, "ADD"),
+        ("Sam now works at Microsoft", "Sam works at Google", 0.74, "SUPERSEDE"),
+        ("Sam moved to Berlin", "Sam lives in Paris", 0.64, "SUPERSEDE"),
+        ("Ana now works at Microsoft", "Sam works at Google", 0.70, "ADD"),  # other subject
+        ("Ana doesn't like coffee", "Ana likes coffee", 0.93, "CONTRADICT"),
+        ("Ana doesn't like coffee", "Ana likes coffee", 0.80, "ADD"),
+        ("Melanie loves painting", "Melanie loves hiking", 0.63, "ADD"),
+    ],
+)
+def test_offline_decider_is_conservative(
+    content: str, neighbour: str, cosine: float, action: str
+) -> None:
+    decision = OfflineDecider().decide(c(content), [n("t", neighbour, cosine)])
+    assert decision.action == action
+    assert decision.target == (None if action == "ADD" else "t")
+    assert decision.decider == "offline" and decision.reason
+
+
+def test_user_corrected_provenance_is_a_correction_cue() -> None:
+    plain = OfflineDecider().decide(c("The manager is called John"), [n("t", "x", 0.75)])
+    fixed = OfflineDecider().decide(
+        c("The manager is called John", "user_corrected"), [n("t", "x", 0.75)]
+    )
+    assert (plain.action, fixed.action) == ("ADD", "UPDATE")
+
+
+def test_same_type_is_needed_for_a_duplicate() -> None:
+    d = OfflineDecider().decide(c("Never deploy on Friday", memory_type="negative"),
+                                [n("t", "Never deploy on Friday!", 0.99, "procedure")])  # fmt: skip
+    assert d.action == "ADD"
+
+
+def test_cue_helpers() -> None:
+    assert subject("Sam Lee now works at Microsoft") == "sam lee"
+    assert subject("Caroline: I went to the lake") == "caroline"
+    assert subject("Actually, Sam works at Google") == "sam"
+    assert subject("the build is green") is None
+    assert clashes("Ana likes tea", "Ana dislikes tea")
+    assert clashes("Ana likes tea", "Ana does not like tea")
+    assert not clashes("Ana likes tea", "Ana likes green tea")
+
+
+# ---------------------------------------------------------------- through remember
+
+
+def test_two_phrasings_of_one_fact_are_one_memory_of_strength_two(
+    rt: Runtime, namespace: str
+) -> None:
+    [a] = remember(rt, namespace, NewMemory(content="Melanie loves hiking in the mountains"))
+    [b] = remember(
+        rt, namespace, NewMemory(content="Melanie really enjoys hiking in the mountains")
+    )
+    assert b.memory.id == a.memory.id and not b.created
+    assert b.memory.strength == 2
+    assert [m.id for m in active(rt, namespace)] == [a.memory.id]
+
+
+def test_a_fact_spanning_two_topics_keeps_both_tags(rt: Runtime, namespace: str) -> None:
+    [a] = remember(
+        rt,
+        namespace,
+        NewMemory(content="Ana writes Python scripts to plan her hiking trips", tags=("python",)),
+    )
+    [b] = remember(
+        rt,
+        namespace,
+        NewMemory(content="Ana writes Python scripts to plan her hiking trips.", tags=("hiking",)),
+    )
+    assert b.memory.id == a.memory.id
+    assert {"python", "hiking"} <= set(b.memory.tags)
+
+
+def test_change_over_time_is_a_timeline_not_an_error(rt: Runtime, namespace: str) -> None:
+    [google] = remember(rt, namespace, NewMemory(content="Sam works at Google"))
+    [microsoft] = remember(rt, namespace, NewMemory(content="Sam now works at Microsoft"))
+    assert microsoft.created and microsoft.memory.id != google.memory.id
+    old = memories.get(rt.store, namespace, google.memory.id)
+    assert (old.status, old.superseded_by) == ("superseded", microsoft.memory.id)
+    h = history.history(rt.store, namespace, microsoft.memory.id)
+    assert [r.content for r in h.supersedes] == ["Sam works at Google"]
+    assert [d.action for d in h.decisions] == ["SUPERSEDE"]
+    assert h.decisions[0].target_id == google.memory.id and h.decisions[0].decider == "offline"
+
+
+def test_correction_leaves_no_active_memory_with_the_wrong_name(
+    rt: Runtime, namespace: str
+) -> None:
+    [jon] = remember(rt, namespace, NewMemory(content="My manager is Jon Smith"))
+    [john] = remember(
+        rt, namespace, NewMemory(content="Actually, my manager's name is John Smith, not Jon")
+    )
+    assert john.memory.id == jon.memory.id and not john.created
+    assert not any("Jon Smith" in m.content for m in active(rt, namespace))
+    h = history.history(rt.store, namespace, jon.memory.id)
+    assert [v.content for v in h.versions] == ["My manager is Jon Smith"]
+    assert [d.action for d in h.decisions] == ["ADD", "UPDATE"]
+
+
+def test_contradiction_keeps_both_and_flags_them(rt: Runtime, namespace: str) -> None:
+    [likes] = remember(rt, namespace, NewMemory(content="Ana likes coffee"))
+    [hates] = remember(rt, namespace, NewMemory(content="Ana doesn't like coffee"))
+    assert hates.created and {m.id for m in active(rt, namespace)} == {
+        likes.memory.id,
+        hates.memory.id,
+    }
+    h = history.history(rt.store, namespace, hates.memory.id)
+    assert [(r.id, r.resolved) for r in h.contradicts] == [(likes.memory.id, False)]
+
+
+def test_a_batch_stays_atomic_and_decides_against_its_own_items(
+    rt: Runtime, namespace: str
+) -> None:
+    results = remember(
+        rt,
+        namespace,
+        NewMemory(content="Rita keeps the vault code"),
+        NewMemory(content="Rita keeps the vault code."),
+        NewMemory(content="Rita is the one who keeps the vault code"),
+    )
+    assert [r.created for r in results] == [True, False, False]
+    assert len({r.memory.id for r in results}) == 1 and results[-1].memory.strength == 3
+
+
+# ---------------------------------------------------------------- the LLM decider
+
+
+def llm(endpoint: Endpoint, timeout_s: float = 5.0) -> ChatClient:
+    return ChatClient(LLMConfig(base_url=endpoint.url, model="m", timeout_s=timeout_s))
+
+
+def test_llm_decision_is_used_and_its_prompt_carries_the_timestamps(
+    rt: Runtime, namespace: str, endpoint: Endpoint
+) -> None:
+    [old] = remember(rt, namespace, NewMemory(content="Sam works at Google"))
+    endpoint.content = json.dumps(
+        {"action": "SUPERSEDE", "target_id": old.memory.id, "reason": "job change"}
+    )
+    with llm(endpoint) as client:
+        policy = memories.WritePolicy(decider=LLMDecider(client))
+        [new] = memories.remember(
+            rt.store, rt.embedder, namespace,
+            [NewMemory(content="Sam is at Microsoft", occurred_at="2024-06-01T00:00:00Z")],
+            policy=policy,
+        )  # fmt: skip
+    prompt = endpoint.requests[0][2]["messages"][1]["content"]
+    assert old.memory.created_at in prompt and "2024-06-01T00:00:00Z" in prompt
+    h = history.history(rt.store, namespace, new.memory.id)
+    assert [(d.action, d.decider, d.reason) for d in h.decisions] == [
+        ("SUPERSEDE", "llm", "job change")
+    ]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "not json at all",
+        json.dumps({"action": "DELETE", "target_id": None, "reason": "x"}),
+        json.dumps({"action": "UPDATE", "target_id": "made-up-id", "reason": "x"}),
+        json.dumps({"action": "ADD", "target_id": None}),
+        json.dumps({"action": "NOOP", "target_id": None, "reason": "x", "extra": 1}),
+    ],
+)
+def test_malformed_llm_output_falls_back_and_changes_nothing_else(
+    rt: Runtime, namespace: str, endpoint: Endpoint, content: str
+) -> None:
+    [old] = remember(rt, namespace, NewMemory(content="Sam works at Google"))
+    endpoint.content = content
+    with llm(endpoint) as client:
+        policy = memories.WritePolicy(decider=LLMDecider(client))
+        [new] = memories.remember(
+            rt.store, rt.embedder, namespace, [NewMemory(content="Sam likes green tea")],
+            policy=policy,
+        )  # fmt: skip
+    assert new.created  # the fact is not lost
+    assert memories.get(rt.store, namespace, old.memory.id).status == "active"
+    assert memories.get(rt.store, namespace, old.memory.id).content == "Sam works at Google"
+    [decision] = history.history(rt.store, namespace, new.memory.id).decisions
+    assert decision.decider == "offline (llm failed)" and "LLM failed" in decision.reason
+
+
+def test_llm_timeout_and_http_error_fall_back(
+    rt: Runtime, namespace: str, endpoint: Endpoint
+) -> None:
+    remember(rt, namespace, NewMemory(content="Ana prefers dark mode"))
+    endpoint.delay_s = 2.0
+    with llm(endpoint, timeout_s=0.3) as client:
+        outcomes = commit(
+            rt.store, rt.embedder, namespace, [NewMemory(content="Ana likes using dark mode")],
+            source="extract", decider=LLMDecider(client),
+        )  # fmt: skip
+    assert [(o.action, o.decider) for o in outcomes] == [("NOOP", "offline (llm failed)")]
+    endpoint.delay_s, endpoint.status = 0.0, 500
+    with llm(endpoint) as client:
+        outcomes = commit(
+            rt.store, rt.embedder, namespace, [NewMemory(content="Ana enjoys dark mode themes")],
+            source="extract", decider=LLMDecider(client),
+        )  # fmt: skip
+    assert outcomes[0].decider == "offline (llm failed)"
+    assert len(every(rt, namespace)) >= 1

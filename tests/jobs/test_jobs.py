@@ -1,0 +1,230 @@
+"""The maintenance jobs on the embedded engine, with a frozen clock."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from hippograph.graph.pagerank import PageRankConfig
+from hippograph.graph.store import Store
+from hippograph.jobs import registry
+from hippograph.jobs.config import JobsConfig
+from hippograph.jobs.runner import RunOptions
+from tests.jobs.conftest import add_edge, add_memory, edges, memory_props
+
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
+
+
+def iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def run(store: Store, name: str, namespace: str, config: JobsConfig | None = None, **kw: object):  # type: ignore[no-untyped-def]
+    options = RunOptions(namespace=namespace, as_of=NOW, trigger="test", **kw)  # type: ignore[arg-type]
+    return registry.run_job(store, name, config or JobsConfig(), options)
+
+
+def test_decay_job_applies_the_formula_with_a_frozen_clock(store: Store, namespace: str) -> None:
+    created = NOW - timedelta(days=30)
+    fact = add_memory(store, namespace, created_at=iso(created), initial_confidence=0.9)
+    used = add_memory(
+        store,
+        namespace,
+        memory_type="preference",
+        created_at=iso(created),
+        last_accessed=iso(NOW - timedelta(days=9)),
+        access_count=4,
+        trust_score=0.8,
+    )
+    inferred = add_memory(store, namespace, provenance="inferred", created_at=iso(created))
+    result = run(store, "decay", namespace)
+    assert result.status == "succeeded" and result.counts["updated"] == 3
+    props = memory_props(store, namespace)
+    assert props[fact]["confidence"] == pytest.approx(0.9 * math.exp(-1))
+    assert props[used]["confidence"] == pytest.approx(
+        0.9 * math.exp(-9 / 90) * (1 + 0.1 * math.log(5)) * 0.8
+    )
+    assert props[inferred]["confidence"] == pytest.approx(0.9 * math.exp(-30 / 7))
+    again = run(store, "decay", namespace)  # same clock: nothing left to change
+    assert again.counts.get("updated", 0) == 0 and again.counts["unchanged"] == 3
+
+
+def test_decay_job_archives_unconfirmed_speculation(store: Store, namespace: str) -> None:
+    old = iso(NOW - timedelta(days=31))
+    guess = add_memory(store, namespace, created_at=old, initial_confidence=0.3, confidence=0.3)
+    restated = add_memory(
+        store, namespace, created_at=old, initial_confidence=0.3, confidence=0.3, strength=2
+    )
+    fresh = add_memory(
+        store, namespace, created_at=iso(NOW - timedelta(days=29)), initial_confidence=0.3
+    )
+    faded = add_memory(store, namespace, created_at=iso(NOW - timedelta(days=300)))
+    result = run(store, "decay", namespace)
+    assert result.counts["archived"] == 1
+    status = {k: v["status"] for k, v in memory_props(store, namespace).items()}
+    assert status == {guess: "archived", restated: "active", fresh: "active", faded: "active"}
+
+
+def test_edge_decay_is_linear_per_window_with_a_floor_and_idempotent(
+    store: Store, namespace: str
+) -> None:
+    a, b, c, d = (add_memory(store, namespace) for _ in range(4))
+    # 7 days grace, then -0.05 per whole week: 7 + 21.5 days ago -> 3 windows.
+    add_edge(store, a, b, confidence=0.8, last_reinforced_at=iso(NOW - timedelta(days=28.5)))
+    add_edge(store, b, c, confidence=0.8, last_reinforced_at=iso(NOW - timedelta(days=6)))
+    add_edge(store, c, d, confidence=0.2, last_reinforced_at=iso(NOW - timedelta(days=400)))
+    result = run(store, "edges", namespace)
+    assert result.status == "succeeded"
+    e = edges(store, namespace)
+    assert e[(a, b)]["confidence"] == pytest.approx(0.65)
+    assert e[(b, c)]["confidence"] == pytest.approx(0.8)  # still in its grace period
+    assert e[(c, d)]["confidence"] == pytest.approx(0.1)  # the floor
+    # Same clock again: no window is applied twice.
+    run(store, "edges", namespace)
+    assert edges(store, namespace)[(a, b)]["confidence"] == pytest.approx(0.65)
+    # A week later, one more window.
+    later = registry.run_job(
+        store,
+        "edges",
+        JobsConfig(),
+        RunOptions(namespace=namespace, as_of=NOW + timedelta(days=7)),
+    )
+    assert later.status == "succeeded"
+    assert edges(store, namespace)[(a, b)]["confidence"] == pytest.approx(0.60)
+
+
+def test_pagerank_job_matches_networkx_and_ignores_weak_edges(store: Store, namespace: str) -> None:
+    rng = np.random.default_rng(7)
+    ids = [add_memory(store, namespace) for _ in range(12)]
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    for i in range(12):  # a ring (no dangling nodes) plus random chords
+        pairs = [(i, (i + 1) % 12), (i, int(rng.integers(12)))]
+        for s, t in pairs:
+            if s == t or graph.has_edge(ids[s], ids[t]):
+                continue
+            weight, confidence = float(rng.uniform(0.2, 1.0)), float(rng.uniform(0.3, 1.0))
+            add_edge(store, ids[s], ids[t], weight=weight, confidence=confidence)
+            graph.add_edge(ids[s], ids[t], weight=weight * confidence)
+    add_edge(store, ids[0], ids[6], weight=1.0, confidence=0.1)  # under the recall floor
+    config = JobsConfig(pagerank=PageRankConfig(max_iterations=1000, tolerance=0.0))
+    result = run(store, "pagerank", namespace, config)
+    assert result.counts["in_process"] == 1 and result.counts["edges"] == graph.number_of_edges()
+    expected = nx.pagerank(graph, alpha=0.85, weight="weight", tol=1e-14, max_iter=10_000)
+    top = max(expected.values())
+    props = memory_props(store, namespace)
+    for memory_id in ids:
+        assert props[memory_id]["importance"] == pytest.approx(expected[memory_id] / top, abs=1e-9)
+        # No dangling nodes: GDS scores are networkx's times the node count.
+        assert props[memory_id]["pagerank"] == pytest.approx(expected[memory_id] * 12, rel=1e-9)
+    assert max(p["importance"] for p in props.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", ["decay", "pagerank", "edges"])
+def test_a_job_killed_mid_run_is_completed_by_the_next(store: Store, name: str) -> None:
+    """Two identical namespaces: one run uninterrupted, one killed after its first batch and
+    rerun; both end in the same state."""
+    rng = np.random.default_rng(3)
+    spec = [
+        {
+            "created_at": iso(NOW - timedelta(days=int(rng.integers(1, 60)))),
+            "initial_confidence": float(rng.uniform(0.2, 1.0)),
+            "access_count": int(rng.integers(0, 5)),
+        }
+        for _ in range(9)
+    ]
+    links = [
+        (i, (i + 1) % 9, float(rng.uniform(0.3, 1.0)), int(rng.integers(10, 90))) for i in range(9)
+    ]
+    states = []
+    namespaces = [f"test-kill-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    try:
+        for n, namespace in enumerate(namespaces):
+            ids = [add_memory(store, namespace, content=f"m{i}", **s) for i, s in enumerate(spec)]
+            for s, t, conf, age in links:
+                stamp = iso(NOW - timedelta(days=age))
+                add_edge(store, ids[s], ids[t], confidence=conf, last_reinforced_at=stamp)
+            config = JobsConfig(job_batch_size=2)
+            if n == 1:
+
+                def killed(batch: int) -> None:
+                    raise RuntimeError("worker killed")
+
+                failed = run(store, name, namespace, config, after_batch=killed)
+                assert failed.status == "failed" and failed.done == 2
+                resumed = registry.run_job(store, name, config, RunOptions(namespace=namespace))
+                assert resumed.status == "succeeded" and resumed.resumed_from == failed.id
+            else:
+                assert run(store, name, namespace, config).status == "succeeded"
+            states.append(_snapshot(store, namespace))
+        assert states[0] == states[1]
+    finally:
+        for namespace in namespaces:
+            store.driver.execute_query(
+                "MATCH (m:Memory) WHERE m.namespace = $ns DETACH DELETE m",
+                ns=namespace,
+                database_=store.database,
+            )
+            store.driver.execute_query(
+                "MATCH (r:JobRun) WHERE r.scope = $ns DELETE r",
+                ns=namespace,
+                database_=store.database,
+            )
+
+
+def _snapshot(store: Store, namespace: str) -> tuple[object, ...]:
+    props = memory_props(store, namespace)
+    content = {k: v["content"] for k, v in props.items()}
+    nodes = sorted(
+        (v["content"], v["status"], round(v["confidence"], 12), round(v.get("importance", -1), 12))
+        for v in props.values()
+    )
+    links = sorted(
+        (content[a], content[b], round(p["confidence"], 12))
+        for (a, b), p in edges(store, namespace).items()
+    )
+    return tuple(nodes), tuple(links)
+
+
+def test_cluster_job_writes_clusters_and_keeps_ids_stable(store: Store, namespace: str) -> None:
+    rng = np.random.default_rng(11)
+    centres = rng.standard_normal((3, 384))
+    topics = ["hiking trail mountain", "coffee espresso roast", "python typing mypy"]
+    for k in range(3):
+        for i in range(12):
+            vector = centres[k] + 0.05 * rng.standard_normal(384)
+            vector /= np.linalg.norm(vector)
+            add_memory(store, namespace, content=f"{topics[k]} note {i}", embedding=vector.tolist())
+    config = JobsConfig(cluster=replace(JobsConfig().cluster, min_cluster_size=5))
+    first = run(store, "cluster", namespace, config)
+    assert first.status == "succeeded" and first.counts["clusters"] == 3
+    rows = store.driver.execute_query(
+        "MATCH (m:Memory)-[r:IN_CLUSTER]->(c:Cluster) WHERE c.namespace = $ns "
+        "RETURN c.id AS id, c.label AS label, c.size AS size, count(m) AS members, "
+        "min(r.score) AS score",
+        ns=namespace,
+        database_=store.database,
+    ).records
+    assert sorted(r["members"] for r in rows) == [12, 12, 12]
+    assert all(r["size"] == 12 and r["score"] > 0.5 for r in rows)
+    assert {r["label"].split(" · ")[0] for r in rows} <= {w for t in topics for w in t.split()} | {
+        "note"
+    }
+    ids = {r["id"] for r in rows}
+    second = registry.run_job(
+        store, "cluster", config, RunOptions(namespace=namespace, as_of=NOW + timedelta(hours=1))
+    )
+    assert second.status == "succeeded"
+    after = store.driver.execute_query(
+        "MATCH (m:Memory)-[r:IN_CLUSTER]->(c:Cluster) WHERE c.namespace = $ns "
+        "RETURN c.id AS id, count(r) AS members",
+        ns=namespace,
+        database_=store.database,
+    ).records
+    assert {r["id"] for r in after} == ids and all(r["members"] == 12 for r in after)

@@ -1,0 +1,54 @@
+"""Settings: the maintenance jobs' tunables come from the environment, checked, named."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippograph.graph.errors import ConfigError
+from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JobsConfig
+from hippograph.settings import Settings
+
+
+def test_settings_defaults_are_the_jobs_defaults() -> None:
+    assert JobsConfig.from_settings(Settings.from_env({})) == DEFAULT_JOBS_CONFIG
+
+
+def test_job_tunables_are_read_from_the_environment() -> None:
+    env = {
+        "HIPPOGRAPH_DECAY_FACT_DAYS": "10",
+        "HIPPOGRAPH_PAGERANK_DAMPING": "0.9",
+        "HIPPOGRAPH_EDGE_FLOOR": "0.05",
+        "HIPPOGRAPH_CLUSTER_MIN_CLUSTER_SIZE": "8",
+        "HIPPOGRAPH_JOB_CONSOLIDATE_INTERVAL_S": "0",
+        "HIPPOGRAPH_RECALL_EDGE_FLOOR": "0.3",
+    }
+    config = JobsConfig.from_settings(Settings.from_env(env))
+    assert config.decay.fact_days == 10.0
+    assert config.pagerank.damping == 0.9
+    assert config.edges.floor == 0.05
+    assert config.cluster.min_cluster_size == 8
+    assert config.interval("consolidate") == 0.0
+    assert config.recall_edge_floor == 0.3
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("HIPPOGRAPH_PAGERANK_DAMPING", "1.5"),
+        ("HIPPOGRAPH_DECAY_SPECULATIVE_BELOW", "2"),
+        ("HIPPOGRAPH_CLUSTER_MIN_CLUSTER_SIZE", "1"),
+        ("HIPPOGRAPH_JOB_BATCH_SIZE", "0"),
+        ("HIPPOGRAPH_JOB_EDGES_INTERVAL_S", "-1"),
+        ("HIPPOGRAPH_RECALL_EDGE_FLOOR", "1.2"),
+    ],
+)
+def test_a_bad_tunable_names_its_variable(variable: str, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        JobsConfig.from_settings(Settings.from_env({variable: value}))
+    assert caught.value.variable == variable
+
+
+def test_a_non_number_names_its_variable() -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"HIPPOGRAPH_DECAY_FACT_DAYS": "a month"})
+    assert caught.value.variable == "HIPPOGRAPH_DECAY_FACT_DAYS"
