@@ -1,8 +1,11 @@
 """Export and import as JSON Lines: every node and edge with all its properties, so a round trip
 through a fresh store is exact (embeddings included).
 
-Line kinds: ``header``, ``tag``, ``cluster``, ``tombstone``, ``memory``, ``edge``. Import applies
-nodes first and edges last, so the order of lines inside a file does not matter.
+Line kinds: ``header``, ``tag``, ``cluster``, ``tombstone``, ``memory``, ``episode`` (the raw
+conversation log), ``decision`` (the write path's decisions, for ``history``), ``remember_event``
+(the explicit remembers ``rebuild`` replays), ``edge``. An edge to an episode carries
+``to_label: Episode``. Import applies nodes first and edges last, so the order of lines inside a
+file does not matter.
 """
 
 from __future__ import annotations
@@ -25,7 +28,16 @@ _NODE_FILES = {
     "cluster": "import/clusters",
     "tombstone": "import/tombstones",
     "memory": "import/memories",
+    "episode": "import/episodes",
+    "decision": "import/decisions",
+    "remember_event": "import/remember_events",
 }
+# Paged by their key: (kind, export statement, key property).
+_LOGS = (
+    ("episode", "export/episodes", "uid"),
+    ("decision", "export/decisions", "id"),
+    ("remember_event", "export/remember_events", "id"),
+)
 _EDGE_FILES = {
     "HAS_TAG": "import/edge_has_tag",
     "IN_CLUSTER": "import/edge_in_cluster",
@@ -33,6 +45,8 @@ _EDGE_FILES = {
     "SUPERSEDES": "import/edge_supersedes",
     "CONTRADICTS": "import/edge_contradicts",
     "DERIVED_FROM": "import/edge_derived_from",
+    "DERIVED_FROM:Episode": "import/edge_derived_from_episode",
+    "NEXT:Episode": "import/edge_next",
 }
 
 
@@ -57,19 +71,42 @@ def export_lines(store: Store, namespace: str | None = None) -> Iterator[dict[st
     while True:
         rows = store.read("export/memories", namespace=namespace, after=after, limit=PAGE)
         if not rows:
-            return
+            break
         ids = [r["props"]["id"] for r in rows]
         for row in rows:
             yield {"kind": "memory", "props": row["props"]}
         for edge in store.read("export/memory_edges", ids=ids):
-            yield {
-                "kind": "edge",
-                "type": edge["type"],
-                "from_id": edge["from_id"],
-                "to_key": edge["to_key"],
-                "props": edge["props"],
-            }
+            yield _edge(edge)
         after = ids[-1]
+    for kind, name, key in _LOGS:
+        yield from _export_log(store, namespace, kind, name, key)
+
+
+def _export_log(
+    store: Store, namespace: str | None, kind: str, name: str, key: str
+) -> Iterator[dict[str, Any]]:
+    after = ""
+    while rows := store.read(name, namespace=namespace, after=after, limit=PAGE):
+        keys = [r["props"][key] for r in rows]
+        for row in rows:
+            yield {"kind": kind, "props": row["props"]}
+        if kind == "episode":
+            for edge in store.read("export/episode_edges", uids=keys):
+                yield _edge({**edge, "to_label": "Episode"})
+        after = keys[-1]
+
+
+def _edge(row: dict[str, Any]) -> dict[str, Any]:
+    line = {
+        "kind": "edge",
+        "type": row["type"],
+        "from_id": row["from_id"],
+        "to_key": row["to_key"],
+        "props": row["props"],
+    }
+    if row.get("to_label"):
+        line["to_label"] = row["to_label"]
+    return line
 
 
 def export_to(
@@ -103,8 +140,8 @@ def import_from(
                 )
         elif kind in nodes:
             nodes[kind].append(record["props"])
-        elif kind == "edge" and record.get("type") in edges:
-            edges[record["type"]].append({k: record[k] for k in ("from_id", "to_key", "props")})
+        elif kind == "edge" and _edge_kind(record) in edges:
+            edges[_edge_kind(record)].append({k: record[k] for k in ("from_id", "to_key", "props")})
         else:
             raise InvalidInput(
                 f"line {number}.kind", f"unknown record {kind!r} / {record.get('type')!r}"
@@ -117,6 +154,11 @@ def import_from(
         _apply(store, _EDGE_FILES[kind], rows, None)
         counts[f"edge:{kind}"] = len(rows)
     return counts
+
+
+def _edge_kind(record: dict[str, Any]) -> str:
+    label = record.get("to_label")
+    return f"{record.get('type')}:{label}" if label else str(record.get("type"))
 
 
 def _apply(store: Store, name: str, rows: list[dict[str, Any]], progress: Progress | None) -> None:

@@ -35,7 +35,7 @@ def test_round_trip_is_exact(runtime: Runtime, namespace: str) -> None:
     memories.forget(runtime.store, namespace, c.memory.id)
     before = _dump(runtime, namespace)
     kinds = sorted({str(x["kind"]) for x in before})
-    assert kinds == ["edge", "memory", "tag", "tombstone"]
+    assert kinds == ["decision", "edge", "memory", "remember_event", "tag", "tombstone"]
     edge_types = {str(x["type"]) for x in before if x["kind"] == "edge"}
     assert edge_types == {"HAS_TAG", "RELATES_TO", "SUPERSEDES"}
     tag_edges = sum(1 for x in before if x["kind"] == "edge" and x["type"] == "HAS_TAG")
@@ -65,3 +65,43 @@ def test_import_rejects_garbage(runtime: Runtime) -> None:
 
     with pytest.raises(InvalidInput, match="line 2"):
         transfer.import_from(runtime.store, ['{"kind": "header", "version": 1}', "not json"])
+
+
+def test_round_trip_keeps_the_log_and_history(runtime: Runtime, namespace: str) -> None:
+    from hippograph.graph import episodes, history, rebuild
+    from tests.graph.log_fixtures import active as every_active
+    from tests.graph.log_fixtures import turn
+
+    turns = [
+        turn("s1", 0, "I work at Google as an engineer."),
+        turn("s1", 1, "Remember that I now work at Microsoft."),
+    ]
+    episodes.ingest(
+        runtime.store, runtime.embedder, namespace, turns, policy=runtime.policy, flush=True
+    )
+    memories.remember(
+        runtime.store, runtime.embedder, namespace, [NewMemory(content="My bike is red")]
+    )
+    before = _dump(runtime, namespace)
+    kinds = {str(x["kind"]) for x in before}
+    assert {"episode", "decision", "remember_event"} <= kinds
+    to_episodes = {(x["type"], x.get("to_label")) for x in before if x["kind"] == "edge"}
+    assert {("DERIVED_FROM", "Episode"), ("NEXT", "Episode")} <= to_episodes
+    derived = next(x for x in before if x["kind"] == "edge" and x["type"] == "DERIVED_FROM")
+    history_before = history.history(runtime.store, namespace, str(derived["from_id"]))
+
+    buf = io.StringIO()
+    transfer.export_to(runtime.store, buf, namespace)
+    runtime.store.driver.execute_query(
+        "MATCH (n) WHERE n.namespace = $ns DETACH DELETE n",
+        ns=namespace,
+        database_=runtime.store.database,
+    )
+    counts = transfer.import_from(runtime.store, io.StringIO(buf.getvalue()))
+    assert counts["episode"] == 2 and counts["edge:NEXT:Episode"] == 1
+    assert _dump(runtime, namespace) == before
+    assert history.history(runtime.store, namespace, str(derived["from_id"])) == (history_before)
+    # The restored log is enough to rebuild the same facts.
+    active = {m.content for m in every_active(runtime, namespace)}
+    rebuild.rebuild(runtime.store, runtime.embedder, namespace, policy=runtime.policy)
+    assert {m.content for m in every_active(runtime, namespace)} == active
