@@ -42,10 +42,15 @@ from hippograph.graph.embedder import Embedder
 from hippograph.graph.errors import Conflict
 from hippograph.graph.llm import ChatClient, JsonCompleter, LLMConfig
 from hippograph.graph.model import Memory, NewMemory, Reinforcement, content_hash, now_iso
-from hippograph.graph.store import Store, Tx
+from hippograph.graph.store import Row, Store, Tx
 from hippograph.settings import Settings
 
 NEIGHBOURS_K = 8
+# Items per neighbour query (each carries its embedding; ArcadeDB's Bolt rejects huge payloads).
+NEIGHBOUR_CHUNK = 250
+# Up to this many memories in the searched scopes, the exact fallback runs here on their
+# embeddings; beyond it, in the database per item.
+EXACT_LIMIT = 5_000
 Vector = npt.NDArray[np.float32]
 
 
@@ -128,8 +133,11 @@ def commit(
         r["key"]: r["id"]
         for r in store.read("memory/find_existing", namespace=namespace, keys=list(set(keys)))
     }
+    scopes = [memories.scope_key(item) for item in items]
+    stored = _stored_neighbours(store, namespace, items, vectors, scopes)
     plan = _Plan()
-    batch: list[tuple[str, str, Vector, NewMemory]] = []  # (memory id, scope key, vector, item)
+    dimensions = len(vectors[0]) if len(vectors) else 0
+    batch = _BatchIndex(len(items), dimensions, now)
     gone: set[str] = set()
     keyed: dict[str, str] = {}  # dedup key -> the memory that now holds that content
     for i, item in enumerate(items):
@@ -149,14 +157,14 @@ def commit(
                 action="NOOP", target=same, decider="hash", reason="identical content", similarity=1
             )
         else:
-            neighbours = _neighbours(store, namespace, item, vector, scope, batch, gone)
+            neighbours = _neighbours(stored[i], item, vector, scope, batch, gone)
             decision = decider.decide(_candidate(item), neighbours)
         memory_id = _apply(plan, namespace, item, digests[i], keys[i], vector, decision, now)
         _record(plan, namespace, now, source, decision_id, item, digests[i], links, decision,
                 memory_id)  # fmt: skip
         keyed[keys[i]] = memory_id
         if decision.action in ("ADD", "SUPERSEDE", "CONTRADICT"):
-            batch.append((memory_id, scope, vector, item))
+            batch.add(memory_id, scope, vector, item)
         if decision.action == "SUPERSEDE" and decision.target:
             gone.add(decision.target)
     derive = [
@@ -194,89 +202,174 @@ def _candidate(item: NewMemory) -> Candidate:
     )
 
 
-def _neighbours(
+def _stored_neighbours(
     store: Store,
     namespace: str,
-    item: NewMemory,
-    vector: Vector,
-    scope: str,
-    batch: Sequence[tuple[str, str, Vector, NewMemory]],
-    gone: set[str],
-) -> list[Neighbour]:
-    embedding = vector.tolist()
-    rows = store.read(
-        "decision/neighbours",
-        namespace=namespace,
-        scope_key=scope,
-        embedding=embedding,
-        candidates=max(NEIGHBOURS_K * store.dialect.vector_oversample, 50),
-        k=NEIGHBOURS_K,
-    )
-    found = [
-        Neighbour(
-            id=r["id"],
-            content=r["content"],
-            memory_type=r["memory_type"],
-            cosine=float(r["cosine"]),
-            overlap=overlap(item.content, r["content"]),
-            created_at=r["created_at"],
-            updated_at=r["updated_at"],
-        )
-        for r in rows
-        if r["id"] not in gone
-    ]
-    if len(rows) < NEIGHBOURS_K:
-        # The index is shared by every namespace: when it hands back fewer than k of ours,
-        # the exact scan of the namespace (what vector_seeds falls back to) decides.
-        found = _exact_neighbours(store, namespace, item, embedding, scope, gone)
-    for memory_id, other_scope, other_vector, other in batch:
-        if other_scope != scope or memory_id in gone:
-            continue
-        found.append(
+    items: Sequence[NewMemory],
+    vectors: Sequence[Any],
+    scopes: Sequence[str],
+) -> list[list[Neighbour]]:
+    """Per item, its nearest stored memories in its namespace and scope (at most
+    ``NEIGHBOURS_K``), for the whole batch in a few round trips: the vector index for all items,
+    then, for the items it gave fewer than k of ours, one exact search in process."""
+    found: list[list[Row]] = [[] for _ in items]
+    candidates = max(NEIGHBOURS_K * store.dialect.vector_oversample, 50)
+    for start in range(0, len(items), NEIGHBOUR_CHUNK):
+        rows = [
+            {"i": i, "embedding": [float(x) for x in vectors[i]], "scope_key": scopes[i]}
+            for i in range(start, min(start + NEIGHBOUR_CHUNK, len(items)))
+        ]
+        for r in store.read(
+            "decision/neighbours_batch",
+            namespace=namespace,
+            rows=rows,
+            candidates=candidates,
+            k=NEIGHBOURS_K,
+        ):
+            found[int(r["i"])] = list(r["found"])
+    short = [i for i in range(len(items)) if len(found[i]) < NEIGHBOURS_K]
+    if short:
+        # The index is shared by every namespace: when it hands back fewer than k of ours, an
+        # exact search over the namespace's memories of those scopes decides.
+        exact = _exact_neighbours(store, namespace, [vectors[i] for i in short],
+                                  [scopes[i] for i in short])  # fmt: skip
+        for i, rows_of_i in zip(short, exact, strict=True):
+            found[i] = rows_of_i
+    return [
+        [
             Neighbour(
-                id=memory_id,
-                content=other.content,
-                memory_type=other.memory_type,
-                cosine=_cosine(vector, other_vector),
-                overlap=overlap(item.content, other.content),
-                created_at=other.occurred_at or now_iso(),
-                updated_at=now_iso(),
+                id=r["id"],
+                content=r["content"],
+                memory_type=r["memory_type"],
+                cosine=float(r["cosine"]),
+                overlap=overlap(item.content, r["content"]),
+                created_at=r["created_at"],
+                updated_at=r["updated_at"],
             )
-        )
-    found.sort(key=lambda n: -n.cosine)
-    return found[:NEIGHBOURS_K]
+            for r in rows_of_item
+        ]
+        for item, rows_of_item in zip(items, found, strict=True)
+    ]
 
 
 def _exact_neighbours(
-    store: Store,
-    namespace: str,
-    item: NewMemory,
-    embedding: list[float],
-    scope: str,
-    gone: set[str],
-) -> list[Neighbour]:
-    seeds = memories.vector_seeds(store, namespace, embedding, NEIGHBOURS_K * 2)
+    store: Store, namespace: str, vectors: Sequence[Any], scopes: Sequence[str]
+) -> list[list[Row]]:
+    """Exact top-k by cosine among the active memories of the given scopes, computed here on
+    one read of their embeddings (bounded by EXACT_LIMIT; beyond it, the database scans per
+    item)."""
+    rows = store.read(
+        "decision/scope_vectors",
+        namespace=namespace,
+        scopes=sorted(set(scopes)),
+        limit=EXACT_LIMIT + 1,
+    )
+    if len(rows) > EXACT_LIMIT:
+        return [
+            _exact_in_database(store, namespace, vector, scope)
+            for vector, scope in zip(vectors, scopes, strict=True)
+        ]
+    if not rows:
+        return [[] for _ in vectors]
+    matrix = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+    queries = np.asarray(vectors, dtype=np.float32)
+    queries /= np.maximum(np.linalg.norm(queries, axis=1, keepdims=True), 1e-12)
+    cosines = queries @ matrix.T
+    row_scopes = np.asarray([r["scope_key"] for r in rows])
+    out = []
+    for q, scope in enumerate(scopes):
+        scores = np.where(row_scopes == scope, cosines[q], -np.inf)
+        order = np.argsort(-scores, kind="stable")[:NEIGHBOURS_K]
+        out.append([{**rows[j], "cosine": float(scores[j])} for j in order if scores[j] > -np.inf])
+    return out
+
+
+def _exact_in_database(store: Store, namespace: str, vector: Any, scope: str) -> list[Row]:
+    seeds = memories.vector_seeds(store, namespace, [float(x) for x in vector], NEIGHBOURS_K * 2)
     if not seeds:
         return []
     cosine = dict(seeds)
     return [
-        Neighbour(
-            id=m.id,
-            content=m.content,
-            memory_type=m.memory_type,
-            cosine=cosine[m.id],
-            overlap=overlap(item.content, m.content),
-            created_at=m.created_at,
-            updated_at=m.updated_at,
-        )
+        {
+            "id": m.id,
+            "content": m.content,
+            "memory_type": m.memory_type,
+            "cosine": cosine[m.id],
+            "created_at": m.created_at,
+            "updated_at": m.updated_at,
+        }
         for m in memories.get_many(store, namespace, [i for i, _ in seeds])
-        if scope_key_of(m) == scope and m.id not in gone
-    ]
+        if scope_key_of(m) == scope
+    ][:NEIGHBOURS_K]
 
 
-def _cosine(a: Vector, b: Vector) -> float:
-    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
-    return float(np.dot(a, b) / norm) if norm else 0.0
+class _BatchIndex:
+    """The facts this batch adds, as unit vectors, for nearest-neighbour lookups among them."""
+
+    def __init__(self, size: int, dimensions: int, now: str) -> None:
+        self.vectors = np.zeros((size, dimensions), dtype=np.float32)
+        self.scopes: list[str] = []
+        self.entries: list[tuple[str, NewMemory]] = []  # (memory id, item)
+        self.position: dict[str, int] = {}
+        self.now = now
+
+    def add(self, memory_id: str, scope: str, vector: Vector, item: NewMemory) -> None:
+        self.position[memory_id] = len(self.entries)
+        self.vectors[len(self.entries)] = _unit(vector)
+        self.scopes.append(scope)
+        self.entries.append((memory_id, item))
+
+    def nearest(
+        self, item: NewMemory, vector: Vector, scope: str, gone: set[str]
+    ) -> list[Neighbour]:
+        n = len(self.entries)
+        if not n:
+            return []
+        cosines = self.vectors[:n] @ _unit(vector)
+        cosines[np.asarray(self.scopes) != scope] = -np.inf
+        for memory_id in gone:
+            if memory_id in self.position:
+                cosines[self.position[memory_id]] = -np.inf
+        top = np.argsort(-cosines, kind="stable")[:NEIGHBOURS_K]
+        found = []
+        for j in top:
+            if cosines[j] == -np.inf:
+                break
+            memory_id, other = self.entries[j]
+            found.append(
+                Neighbour(
+                    id=memory_id,
+                    content=other.content,
+                    memory_type=other.memory_type,
+                    cosine=float(cosines[j]),
+                    overlap=overlap(item.content, other.content),
+                    created_at=other.occurred_at or self.now,
+                    updated_at=self.now,
+                )
+            )
+        return found
+
+
+def _unit(vector: Vector) -> Vector:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
+
+
+def _neighbours(
+    stored: Sequence[Neighbour],
+    item: NewMemory,
+    vector: Vector,
+    scope: str,
+    batch: _BatchIndex,
+    gone: set[str],
+) -> list[Neighbour]:
+    """The item's stored neighbours (minus those this batch superseded) and the facts earlier
+    in the same batch, nearest first."""
+    found = [n for n in stored if n.id not in gone]
+    found += batch.nearest(item, vector, scope, gone)
+    found.sort(key=lambda n: -n.cosine)
+    return found[:NEIGHBOURS_K]
 
 
 def _tombstoned(
