@@ -37,6 +37,7 @@ _COMMON_SCHEMA = (
     "schema/cluster_id_unique",
     "schema/tombstone_id_unique",
     "schema/memory_namespace_index",
+    "schema/memory_namespace_type_index",
     "schema/memory_status_index",
     "schema/memory_type_index",
     "schema/memory_hash_index",

@@ -112,6 +112,11 @@ class EmbeddedEngine:
         """Run one ArcadeDB SQL statement (schema DDL that its Cypher cannot express)."""
         self._db.command("sql", statement)
 
+    def index_names(self) -> set[str]:
+        """The type-level indexes, named ``Type[prop,...]`` (checks and diagnostics)."""
+        rows = self._db.query("sql", "SELECT name FROM schema:indexes")
+        return {str(r.get("name")) for r in rows if "[" in str(r.get("name"))}
+
     def stop(self) -> None:
         """Stop the server and release the data directory; safe to call twice."""
         if self._server is not None:

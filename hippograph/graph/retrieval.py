@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -159,8 +160,7 @@ def recall(
         traces[seed_id].activation = _relevance(
             float(row["cosine"]), fulltext.get(seed_id, 0.0), top_ft, config
         )
-    total = store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
-    _expand(store, namespace, traces, config, statuses, scope, int(total))
+    _expand(store, namespace, traces, config, statuses, scope, _active_count(store, namespace))
     fetched = {r["memory"]["id"] for r in rows}
     rest = [i for i in traces if i not in fetched]
     if rest:
@@ -357,6 +357,29 @@ def _expand(
                 target.activation = amount
                 touched[row["dst"]] = amount
         frontier = sorted(touched, key=lambda i: -touched[i])
+
+
+# Active memories per (store, namespace): it only scales tag rarity, so a count up to
+# COUNT_TTL_S old is as good as an exact one, and counting a large namespace costs more than
+# the rest of a recall on the embedded engine.
+COUNT_TTL_S = 60.0
+_COUNTS: dict[tuple[int, str], tuple[float, int]] = {}
+_COUNTS_LOCK = threading.Lock()
+
+
+def _active_count(store: Store, namespace: str) -> int:
+    key = (id(store), namespace)
+    now = time.monotonic()
+    with _COUNTS_LOCK:
+        cached = _COUNTS.get(key)
+    if cached is not None and now - cached[0] < COUNT_TTL_S:
+        return cached[1]
+    total = int(store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"])
+    with _COUNTS_LOCK:
+        if len(_COUNTS) > 10_000:
+            _COUNTS.clear()
+        _COUNTS[key] = (now, total)
+    return total
 
 
 def _edge_weight(row: Row, config: CascadeConfig, total: int) -> float:

@@ -165,7 +165,8 @@ class Store:
                     if self.engine is None:
                         # An attached process: the owning process installed the schema.
                         continue
-                    self.engine.run_sql(text)
+                    for statement in sql_statements(text):
+                        self.engine.run_sql(statement)
                 else:
                     self.driver.execute_query(text, database_=self.database)
 
@@ -189,3 +190,10 @@ class Store:
     def _session_call(self, call: Callable[[neo4j.Session], T]) -> T:
         with mapped_errors(), self.driver.session(database=self.database) as session:
             return call(session)
+
+
+def sql_statements(text: str) -> list[str]:
+    """The statements of an ArcadeDB SQL schema file: ``--`` comment lines dropped, split on
+    ``;`` at line ends."""
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";\n") if s.strip().rstrip(";").strip()]
