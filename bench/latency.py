@@ -1,6 +1,6 @@
 """Recall latency through the GraphQL endpoint, next to the in-memory floor.
 
-    python bench/latency.py --memories 100000 [--queries 200] [--json OUT]
+    python bench/latency.py --memories 100000 [--queries 200] [--json OUT] [--data-dir DIR]
 
 Builds N memories with realistic structure in a fresh embedded store: 2,000 generated sentences
 are embedded with the real model and every memory is one of them, jittered (so memories form
@@ -10,6 +10,10 @@ it serves the real app with uvicorn on 127.0.0.1 and times warm `recall` calls o
 p50/p95/p99, the query-embedding time apart. The floor, on the same graph and query vectors:
 exact numpy top-k plus an in-memory breadth-first expansion. It also measures the vector
 index's recall of the exact top-10.
+
+With --data-dir the built store and what the floor needs are kept there, and a later run with
+the same directory and N times the queries again without rebuilding (building 100,000 memories
+takes about 15 minutes).
 """
 
 from __future__ import annotations
@@ -197,6 +201,27 @@ def serve(rt: Runtime) -> tuple[str, object]:
     return f"http://127.0.0.1:{port}/graphql", server
 
 
+def save_state(
+    path: Path,
+    ids: list[str],
+    vecs: np.ndarray,
+    edges: dict[str, list[tuple[str, float]]],
+    queries: list[str],
+) -> None:
+    extra = json.dumps({"ids": ids, "edges": edges, "queries": queries})
+    np.savez(path, vecs=vecs, extra=np.frombuffer(extra.encode(), dtype=np.uint8))
+
+
+def load_state(
+    path: Path,
+) -> tuple[list[str], np.ndarray, dict[str, list[tuple[str, float]]], list[str]]:
+    with np.load(path) as data:
+        extra = json.loads(data["extra"].tobytes().decode())
+        vecs = data["vecs"]
+    edges = {k: [(d, float(w)) for d, w in v] for k, v in extra["edges"].items()}
+    return extra["ids"], vecs, edges, extra["queries"]
+
+
 def pct(values: list[float], p: float) -> float:
     return float(np.percentile(values, p))
 
@@ -208,14 +233,20 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--data-dir", type=Path, help="keep (or reuse) the built store here")
     args = parser.parse_args()
     rng = random.Random(11)
-    rt = Runtime.open(
-        Settings.from_env({}, data_dir=Path(tempfile.mkdtemp(prefix="hippograph-latency-"))),
-        attach=False,
-    )
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-latency-"))
+    state = data_dir / f"bench-state-{args.memories}.npz"
+    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
     try:
-        ids, vecs, edges, queries = build(rt, args.memories, rng)
+        if state.exists():
+            ids, vecs, edges, queries = load_state(state)
+            print(f"reusing the {len(ids)} memories built in {data_dir}")
+        else:
+            ids, vecs, edges, queries = build(rt, args.memories, rng)
+            if args.data_dir:
+                save_state(state, ids, vecs, edges, queries)
         queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
         qvecs = rt.embedder.embed(queries)
         url, server = serve(rt)

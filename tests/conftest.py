@@ -107,10 +107,11 @@ def namespace() -> Iterator[str]:
     ns = f"test-{uuid.uuid4().hex[:12]}"
     yield ns
     for rt in _OPEN:
-        _wipe(rt.store, ns)
+        wipe(rt.store, ns)
 
 
-def _wipe(store: Store, namespace: str) -> None:
+def wipe(store: Store, namespace: str) -> None:
+    """Delete every node of ``namespace`` (for tests that make a second namespace)."""
     statements = [
         f"MATCH (n:{label}) WHERE n.namespace = $ns DETACH DELETE n"  # label from a fixed set
         for label in NAMESPACED_LABELS

@@ -151,23 +151,21 @@ def recall(
 
     traces = _seeds(store, namespace, vector, fulltext, config, superseded)
     embedding = _floats(query)
-    rows = store.read(
-        "recall/candidates", namespace=namespace, ids=list(traces), embedding=embedding
-    )
+    rows = store.read("recall/scores", namespace=namespace, ids=list(traces), embedding=embedding)
     top_ft = max(fulltext.values(), default=0.0)
     for row in rows:
-        seed_id = row["memory"]["id"]
-        traces[seed_id].activation = _relevance(
-            float(row["cosine"]), fulltext.get(seed_id, 0.0), top_ft, config
+        traces[row["id"]].activation = _relevance(
+            float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config
         )
     _expand(store, namespace, traces, config, statuses, scope, _active_count(store, namespace))
-    fetched = {r["memory"]["id"] for r in rows}
+    fetched = {r["id"] for r in rows}
     rest = [i for i in traces if i not in fetched]
     if rest:
-        rows += store.read("recall/candidates", namespace=namespace, ids=rest, embedding=embedding)
+        rows += store.read("recall/scores", namespace=namespace, ids=rest, embedding=embedding)
     ranked, best = _rank(rows, traces, fulltext, named, context, request, config, statuses)
     flagged = _triggered(store, namespace, context, scope, config)
-    items, reset = _session_filter(store, namespace, request, query, ranked, k, config)
+    chosen, reset = _session_filter(store, namespace, request, query, ranked, k, config)
+    items = _materialize(store, namespace, chosen, embedding)
     items = _with_negatives(store, namespace, items, flagged, query)
     if request.include_history:
         items = _with_history(store, namespace, items)
@@ -209,14 +207,21 @@ def _fulltext(
     query = lucene_query(text)
     if not query or config.fulltext_hits <= 0:
         return {}
-    rows = store.read(
-        "recall/fulltext_seeds",
-        namespace=ns,
-        query=query,
-        statuses=statuses,
-        k=config.fulltext_hits,
-        **scope,
-    )
+    k = config.fulltext_hits
+    candidates = max(k * config.fulltext_oversample, k)
+    while True:
+        rows = store.read(
+            "recall/fulltext_seeds",
+            namespace=ns,
+            query=query,
+            statuses=statuses,
+            k=k,
+            candidates=candidates,
+            **scope,
+        )
+        if len(rows) >= k or candidates >= config.fulltext_max_candidates:
+            break
+        candidates = min(candidates * 10, config.fulltext_max_candidates)
     superseded.update(r["id"] for r in rows if r["status"] == "superseded")
     return {r["id"]: float(r["score"]) for r in rows}
 
@@ -252,12 +257,10 @@ def _feedback_query(
 ) -> Any:
     """Pseudo-relevance feedback: move the query toward its most relevant memories."""
     pool = list(dict.fromkeys([*vector, *fulltext]))
-    rows = store.read("recall/candidates", namespace=ns, ids=pool, embedding=_floats(query))
+    rows = store.read("recall/scores", namespace=ns, ids=pool, embedding=_floats(query))
     top_ft = max(fulltext.values(), default=0.0)
     rel = {
-        r["memory"]["id"]: _relevance(
-            float(r["cosine"]), fulltext.get(r["memory"]["id"], 0.0), top_ft, config
-        )
+        r["id"]: _relevance(float(r["cosine"]), fulltext.get(r["id"], 0.0), top_ft, config)
         for r in rows
     }
     best = sorted(rel, key=lambda i: -rel[i])[: config.prf_depth]
@@ -397,6 +400,15 @@ def _edge_weight(row: Row, config: CascadeConfig, total: int) -> float:
     return config.other_weight
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Scored:
+    """A ranked candidate before its full memory is fetched."""
+
+    id: str
+    score: float
+    explanation: Explanation
+
+
 def _rank(
     rows: list[Row],
     traces: dict[str, _Trace],
@@ -406,33 +418,36 @@ def _rank(
     request: RecallRequest,
     config: CascadeConfig,
     statuses: list[str],
-) -> tuple[list[Recalled], float]:
+) -> tuple[list[_Scored], float]:
+    """Score the candidates from their `recall/scores` rows, best first."""
     top_ft = max(fulltext.values(), default=0.0)
     windows = cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
     now = time.time()
-    scored: list[Recalled] = []
+    scored: list[_Scored] = []
     best = 0.0
     for row in rows:
-        memory = to_memory(row)
-        if memory.status not in statuses or (
-            request.memory_types and memory.memory_type not in request.memory_types
+        memory_id = row["id"]
+        if row["status"] not in statuses or (
+            request.memory_types and row["memory_type"] not in request.memory_types
         ):
             continue
-        trace = traces[memory.id]
-        cosine, ft = float(row["cosine"]), fulltext.get(memory.id, 0.0)
+        trace = traces[memory_id]
+        cosine, ft = float(row["cosine"]), fulltext.get(memory_id, 0.0)
         rel = _relevance(cosine, ft, top_ft, config)
         best = max(best, rel)
-        speaker = 1.0 if len(named) == 1 and _speaker_of(memory) in named else 0.0
-        when = 1.0 if windows and cues.in_windows(parse_iso(memory.created_at), windows) else 0.0
-        recency = _recency(memory, now, config)
-        importance = memory.importance or 0.0
+        speakers = {t[len(SPEAKER_PREFIX) :] for t in row["speakers"] or ()}
+        speaker = 1.0 if len(named) == 1 and speakers & named else 0.0
+        when = 1.0 if windows and cues.in_windows(parse_iso(row["created_at"]), windows) else 0.0
+        recency = _recency(row["last_accessed"], now, config)
+        confidence = float(row["confidence"] or 0.0)
+        importance = float(row["importance"] or 0.0)
         base = (
             rel
             + config.activation_weight * trace.received
             + config.speaker_weight * speaker
             + config.time_weight * when
         )
-        score = base * recency * memory.confidence * (1 + config.importance_weight * importance)
+        score = base * recency * confidence * (1 + config.importance_weight * importance)
         explanation = Explanation(
             seed=trace.seed,
             seed_kinds=tuple(sorted(trace.kinds or {"expanded"})),
@@ -444,27 +459,37 @@ def _rank(
             speaker=speaker,
             time=when,
             recency=recency,
-            confidence=memory.confidence,
+            confidence=confidence,
             importance=importance,
             score=score,
         )
-        scored.append(Recalled(memory=memory, score=score, explanation=explanation))
-    scored.sort(key=lambda r: (-r.score, r.memory.id))
+        scored.append(_Scored(id=memory_id, score=score, explanation=explanation))
+    scored.sort(key=lambda r: (-r.score, r.id))
     return scored, best
 
 
-def _speaker_of(memory: Memory) -> str | None:
-    for tag in memory.tags:
-        if tag.startswith(SPEAKER_PREFIX):
-            return tag[len(SPEAKER_PREFIX) :]
-    return None
+def _materialize(
+    store: Store, ns: str, chosen: Sequence[_Scored], embedding: list[float]
+) -> list[Recalled]:
+    """The full memories of the chosen candidates, in their ranked order."""
+    if not chosen:
+        return []
+    rows = store.read(
+        "recall/candidates", namespace=ns, ids=[c.id for c in chosen], embedding=embedding
+    )
+    by_id = {r["memory"]["id"]: to_memory(r) for r in rows}
+    return [
+        Recalled(memory=by_id[c.id], score=c.score, explanation=c.explanation)
+        for c in chosen
+        if c.id in by_id
+    ]
 
 
-def _recency(memory: Memory, now: float, config: CascadeConfig) -> float:
+def _recency(last_accessed: str | None, now: float, config: CascadeConfig) -> float:
     """1 + boost x e^(-hours since last access / hours); a never-used memory gets no boost."""
-    if not memory.last_accessed or config.recency_boost <= 0:
+    if not last_accessed or config.recency_boost <= 0:
         return 1.0
-    hours = max(0.0, (now - parse_iso(memory.last_accessed).timestamp()) / 3600)
+    hours = max(0.0, (now - parse_iso(last_accessed).timestamp()) / 3600)
     return 1 + config.recency_boost * math.exp(-hours / config.recency_hours)
 
 
@@ -517,10 +542,10 @@ def _session_filter(
     ns: str,
     request: RecallRequest,
     query: Any,
-    ranked: list[Recalled],
+    ranked: list[_Scored],
     k: int,
     config: CascadeConfig,
-) -> tuple[list[Recalled], bool]:
+) -> tuple[list[_Scored], bool]:
     """Within a session, what was surfaced already is not repeated unless it still ranks in the
     top ``resurface_top``; a change of topic clears that memory."""
     if not request.session_id:
@@ -535,9 +560,9 @@ def _session_filter(
             surfaced, reset = [], True
     seen = set(surfaced)
     chosen = [
-        r for rank, r in enumerate(ranked) if rank < config.resurface_top or r.memory.id not in seen
+        r for rank, r in enumerate(ranked) if rank < config.resurface_top or r.id not in seen
     ][:k]
-    merged = list(dict.fromkeys([*surfaced, *(r.memory.id for r in chosen)]))[-500:]
+    merged = list(dict.fromkeys([*surfaced, *(r.id for r in chosen)]))[-500:]
     store.write(
         "recall/session_save",
         uid=uid,

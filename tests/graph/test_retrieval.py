@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hippograph.graph import formation, memories, retrieval
@@ -9,6 +11,7 @@ from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
 from hippograph.graph.runtime import Runtime
+from tests.conftest import wipe
 
 CONVERSATION = [
     ("Jon", "I finally booked the flights for our trip."),
@@ -185,6 +188,33 @@ def test_scope_visibility(runtime: Runtime, namespace: str) -> None:
 def test_namespace_isolation(runtime: Runtime, namespace: str) -> None:
     remember(runtime, namespace, NewMemory(content="Secret launch date is May 4"))
     assert recall(runtime, namespace + "-x", "launch date").items == ()
+
+
+def test_fulltext_seeds_survive_other_namespaces_crowding_the_index(
+    runtime: Runtime, namespace: str
+) -> None:
+    """The full-text index is shared and filtered after it: when other tenants fill its first
+    answer, it is asked again for more instead of missing this namespace's hits."""
+    crowd = namespace + "-crowd"
+    subjects = ["tax forms", "garden hose", "piano tuner", "bike chain", "rain boots", "oven"]
+    try:
+        crowded = remember(
+            runtime,
+            crowd,
+            *[NewMemory(content=f"Zebra zebra zebra: the {s} question") for s in subjects],
+        )
+        assert len(set(crowded)) > 2
+        [mine] = remember(runtime, namespace, NewMemory(content="Our zoo keeps one zebra"))
+        config = replace(
+            DEFAULT_CASCADE, fulltext_hits=2, fulltext_oversample=1, fulltext_max_candidates=100
+        )
+        result = recall(runtime, namespace, "zebra", explain=True, config=config)
+        [item] = [i for i in result.items if i.memory.id == mine]
+        assert item.explanation is not None and "fulltext" in item.explanation.seed_kinds
+        assert item.explanation.fulltext > 0
+        assert all(i.memory.namespace == namespace for i in result.items)
+    finally:
+        wipe(runtime.store, crowd)
 
 
 def test_session_does_not_repeat_itself_until_the_topic_changes(

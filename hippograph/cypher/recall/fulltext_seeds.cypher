@@ -1,4 +1,6 @@
-CALL db.index.fulltext.queryNodes($fulltext_index, $query) YIELD node AS m, score
+// The index's best $candidates hits (every namespace shares it), then the caller's filters;
+// the caller asks again with more candidates when the filters leave too few.
+CALL db.index.fulltext.queryNodes($fulltext_index, $query, {limit: $candidates}) YIELD node AS m, score
 WITH m, score
 WHERE m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
