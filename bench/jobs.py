@@ -105,7 +105,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=100_000)
     parser.add_argument("--edges", type=int, default=500_000)
-    parser.add_argument("--batch", type=int, default=5000, help="rows per write transaction")
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=1000,
+        help="rows per write transaction (ArcadeDB 26.x misreads Bolt messages of 5,000 embedded rows)",
+    )
     parser.add_argument("--jobs", nargs="*", default=list(JOB_NAMES), choices=JOB_NAMES)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--heap", default="4g", help="JVM heap of the embedded engine")

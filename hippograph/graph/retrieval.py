@@ -210,16 +210,19 @@ def _fulltext(
     k = config.fulltext_hits
     candidates = max(k * config.fulltext_oversample, k)
     while True:
-        rows = store.read(
+        found_rows = store.read(
             "recall/fulltext_seeds",
             namespace=ns,
             query=query,
             statuses=statuses,
-            k=k,
             candidates=candidates,
             **scope,
         )
-        if len(rows) >= k or candidates >= config.fulltext_max_candidates:
+        # One row, even with no hits (an aggregate over nothing); guard anyway.
+        found: Row = found_rows[0] if found_rows else {"fetched": 0, "hits": []}
+        rows = sorted(found["hits"], key=lambda h: (-float(h["score"]), h["id"]))[:k]
+        truncated = int(found["fetched"]) >= candidates
+        if len(rows) >= k or not truncated or candidates >= config.fulltext_max_candidates:
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
     superseded.update(r["id"] for r in rows if r["status"] == "superseded")
