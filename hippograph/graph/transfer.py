@@ -45,6 +45,7 @@ _EDGE_FILES = {
     "SUPERSEDES": "import/edge_supersedes",
     "CONTRADICTS": "import/edge_contradicts",
     "DERIVED_FROM": "import/edge_derived_from",
+    "MERGED_INTO": "import/edge_merged_into",
     "DERIVED_FROM:Episode": "import/edge_derived_from_episode",
     "NEXT:Episode": "import/edge_next",
 }

@@ -38,7 +38,9 @@ _UNCHANGED = 1e-6
 def run(ctx: JobContext) -> None:
     nodes = ctx.store.read("job/pagerank_nodes", namespace=ctx.namespace)
     ctx.progress(0, len(nodes))
-    scores = gds_scores(ctx)
+    # GDS refuses to project an empty graph ("Projected graph cannot be empty"): with no active
+    # memory in scope there is nothing to rank, which the in-process path returns as such.
+    scores = gds_scores(ctx) if nodes else None
     if scores is None:
         scores = in_process_scores(ctx, [n["id"] for n in nodes])
         ctx.counts["in_process"] = 1

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Iterator, Sequence
 
 import pytest
 
-from hippograph.graph import consolidation, episodes, history, memories
+from hippograph.graph import consolidation, episodes, history, memories, transfer
 from hippograph.graph.consolidation import ConsolidationConfig, Group
 from hippograph.graph.decide import Candidate, Decision, Neighbour
 from hippograph.graph.errors import LockHeld
@@ -74,6 +76,28 @@ def test_duplicates_merge_into_one_memory_with_both_tags_and_strength(
     assert {"hiking", "outdoors"} <= set(kept.tags)
     retired = memories.get(rt.store, namespace, b if kept.id == a else a)
     assert retired.status == "archived"  # archived, never deleted
+
+
+def test_export_after_a_merge_imports_exactly(rt: Runtime, namespace: str) -> None:
+    """A merge leaves a MERGED_INTO edge; a backup taken afterwards must restore it."""
+    add(rt, namespace, "Melanie loves hiking in the mountains")
+    add(rt, namespace, "Melanie really enjoys hiking in the mountains")
+    assert run(rt, namespace).counts["merge"] == 1
+    backup = io.StringIO()
+    transfer.export_to(rt.store, backup, namespace)
+    exported = [json.loads(x) for x in backup.getvalue().splitlines()]
+    merged = [x for x in exported if x.get("type") == "MERGED_INTO"]
+    assert len(merged) == 1
+    rt.store.driver.execute_query(
+        "MATCH (n) WHERE n.namespace = $ns DETACH DELETE n",
+        ns=namespace,
+        database_=rt.store.database,
+    )
+    counts = transfer.import_from(rt.store, io.StringIO(backup.getvalue()))
+    assert counts["edge:MERGED_INTO"] == 1
+    again = io.StringIO()
+    transfer.export_to(rt.store, again, namespace)
+    assert sorted(again.getvalue().splitlines()[1:]) == sorted(backup.getvalue().splitlines()[1:])
 
 
 def test_open_contradiction_is_resolved_newer_wins(rt: Runtime, namespace: str) -> None:
