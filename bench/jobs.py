@@ -143,6 +143,7 @@ def main() -> int:
                         store, name, config, RunOptions(trigger="bench", on_progress=show)
                     )
                     rows.append((name, time.perf_counter() - t, run.status, dict(run.counts)))
+                print(f"{name}: {rows[-1][1]:.1f}s {rows[-1][2]} {rows[-1][3]}", flush=True)
         finally:
             store.close()
     print(f"\n{'job':<10} {'seconds':>8}  {'status':<10} counts")

@@ -20,6 +20,7 @@ import re
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,8 @@ from hippograph.graph.store import Row, Store
 from hippograph.graph.tagging import STOPWORDS
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# Reads of one recall that can run beside the query embedding (full-text seeds, negative rules).
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hippograph-recall")
 SPEAKER_PREFIX = "speaker:"
 
 
@@ -137,13 +140,16 @@ def recall(
 
     speakers = [r["name"] for r in store.read("recall/speakers", namespace=namespace)]
     focused, named = cues.focus(context, speakers)
+    seed_statuses = [*statuses, "superseded"]
+    # Neither the full-text seeds nor the negative rules need the query vector: the engine
+    # answers them while the model embeds the query (torch and the engine release the GIL).
+    fulltext_job = _POOL.submit(_fulltext, store, namespace, focused, seed_statuses, scope, config)
+    flagged_job = _POOL.submit(_triggered, store, namespace, context, scope, config)
     t0 = time.perf_counter()
     query = embedder.embed([focused])[0]
     embed_ms = (time.perf_counter() - t0) * 1000
 
-    seed_statuses = [*statuses, "superseded"]
-    superseded: set[str] = set()
-    fulltext = _fulltext(store, namespace, focused, seed_statuses, scope, config, superseded)
+    fulltext, superseded = fulltext_job.result()
     vector = _vector(store, namespace, query, config, seed_statuses, scope, superseded)
     if config.prf_weight > 0 and (vector or fulltext):
         query = _feedback_query(store, namespace, query, vector, fulltext, config)
@@ -163,7 +169,7 @@ def recall(
     if rest:
         rows += store.read("recall/scores", namespace=namespace, ids=rest, embedding=embedding)
     ranked, best = _rank(rows, traces, fulltext, named, context, request, config, statuses)
-    flagged = _triggered(store, namespace, context, scope, config)
+    flagged = flagged_job.result()
     chosen, reset = _session_filter(store, namespace, request, query, ranked, k, config)
     items = _materialize(store, namespace, chosen, embedding)
     items = _with_negatives(store, namespace, items, flagged, query)
@@ -202,11 +208,11 @@ def _fulltext(
     statuses: list[str],
     scope: dict[str, Any],
     config: CascadeConfig,
-    superseded: set[str],
-) -> dict[str, float]:
+) -> tuple[dict[str, float], set[str]]:
+    """Full-text hits (id -> score) and which of them are superseded."""
     query = lucene_query(text)
     if not query or config.fulltext_hits <= 0:
-        return {}
+        return {}, set()
     k = config.fulltext_hits
     candidates = max(k * config.fulltext_oversample, k)
     while True:
@@ -225,8 +231,8 @@ def _fulltext(
         if len(rows) >= k or not truncated or candidates >= config.fulltext_max_candidates:
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
-    superseded.update(r["id"] for r in rows if r["status"] == "superseded")
-    return {r["id"]: float(r["score"]) for r in rows}
+    superseded = {r["id"] for r in rows if r["status"] == "superseded"}
+    return {r["id"]: float(r["score"]) for r in rows}, superseded
 
 
 def _vector(
@@ -258,7 +264,11 @@ def _feedback_query(
     fulltext: dict[str, float],
     config: CascadeConfig,
 ) -> Any:
-    """Pseudo-relevance feedback: move the query toward its most relevant memories."""
+    """Pseudo-relevance feedback: move the query toward its most relevant memories.
+
+    The engine computes the cosines of every hit (cheaper than shipping their embeddings);
+    only the prf_depth best embeddings are fetched.
+    """
     pool = list(dict.fromkeys([*vector, *fulltext]))
     rows = store.read("recall/scores", namespace=ns, ids=pool, embedding=_floats(query))
     top_ft = max(fulltext.values(), default=0.0)
@@ -266,7 +276,7 @@ def _feedback_query(
         r["id"]: _relevance(float(r["cosine"]), fulltext.get(r["id"], 0.0), top_ft, config)
         for r in rows
     }
-    best = sorted(rel, key=lambda i: -rel[i])[: config.prf_depth]
+    best = sorted(rel, key=lambda i: (-rel[i], i))[: config.prf_depth]
     vectors = [
         r["embedding"]
         for r in store.read("recall/embeddings", namespace=ns, ids=best)
