@@ -109,7 +109,13 @@ def main() -> int:
         "--batch",
         type=int,
         default=1000,
-        help="rows per write transaction (ArcadeDB 26.x misreads Bolt messages of 5,000 embedded rows)",
+        help="rows per write transaction while building (ArcadeDB 26.x misreads Bolt messages of 5,000 embedded rows)",
+    )
+    parser.add_argument(
+        "--job-batch",
+        type=int,
+        default=JobsConfig().job_batch_size,
+        help="rows per job write transaction (default: the service's HIPPOGRAPH_JOB_BATCH_SIZE)",
     )
     parser.add_argument("--jobs", nargs="*", default=list(JOB_NAMES), choices=JOB_NAMES)
     parser.add_argument("--seed", type=int, default=1)
@@ -128,7 +134,7 @@ def main() -> int:
                 f"{time.perf_counter() - started:.1f}s",
                 flush=True,
             )
-            config = JobsConfig(job_batch_size=args.batch)
+            config = JobsConfig(job_batch_size=args.job_batch)
             rows = []
             for name in args.jobs:
                 print(f"running {name} ...", flush=True)

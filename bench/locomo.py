@@ -7,7 +7,9 @@ Each conversation goes into its own namespace of a fresh embedded store: one mem
 source). Then graph formation runs (tags were inferred at write time; consecutive turns are
 linked). Every question except category 5 and those without evidence is asked through
 `recall` with k=10. Baselines, on the memories as stored (contents and embeddings read back
-from the graph): dense vector only (exact), BM25, and their reciprocal-rank fusion.
+from the graph): dense vector only (exact), BM25, and their reciprocal-rank fusion. Ablations,
+the same `recall` on the same engine: ``no-expand`` (no graph expansion) and ``seeds-only``
+(hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker or date cues).
 Post-retrieval maintenance is not run during the evaluation, so questions cannot leak into each
 other through co-retrieval links.
 """
@@ -20,6 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,10 +33,16 @@ from bench import baselines  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
 from hippograph.graph import formation, memories, retrieval, transfer  # noqa: E402
 from hippograph.graph.model import NewMemory, Source, to_iso  # noqa: E402
+from hippograph.graph.recall_config import DEFAULT_CASCADE, SEEDS_ONLY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 K = 10
+# Ablations of the real cascade, asked in the same run on the same memories.
+ABLATIONS = {
+    "no-expand": replace(DEFAULT_CASCADE, depth=0),
+    "seeds-only": SEEDS_ONLY,
+}
 
 
 def load(rt: Runtime, conv: data.Conversation, namespace: str) -> None:
@@ -83,6 +92,18 @@ def evaluate(
         tables["cascade"].add(
             q, [i.memory.source.messages or "" for i in result.items if not i.flagged]
         )
+        # The same cascade on the same engine without parts of it: what the graph adds.
+        for name, config in ABLATIONS.items():
+            ablated = retrieval.recall(
+                rt.store,
+                rt.embedder,
+                namespace,
+                retrieval.RecallRequest(context=q.question, k=K),
+                config,
+            )
+            tables[name].add(
+                q, [i.memory.source.messages or "" for i in ablated.items if not i.flagged]
+            )
         qv = rt.embedder.embed([q.question])[0]
         by_vector = baselines.rank(vectors @ qv)
         by_bm25 = baselines.bm25_rank(bm25.scores(q.question))
@@ -110,7 +131,8 @@ def main() -> int:
     conversations = data.load(args.data)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-locomo-"))
     rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
-    tables = {name: data.RecallTable() for name in ("cascade", "vector", "bm25", "rrf")}
+    names = ("cascade", *ABLATIONS, "vector", "bm25", "rrf")
+    tables = {name: data.RecallTable() for name in names}
     latencies: list[float] = []
     run_id = time.strftime("%Y%m%d%H%M%S")
     try:
@@ -144,6 +166,10 @@ def main() -> int:
             "baselines": {
                 n: {"recall@10": summary(tables[n], 10), "recall@5": summary(tables[n], 5)}
                 for n in ("vector", "bm25", "rrf")
+            },
+            "ablations": {
+                n: {"recall@10": summary(tables[n], 10), "recall@5": summary(tables[n], 5)}
+                for n in ABLATIONS
             },
             "latency_ms": {"p50": round(p50, 2), "p95": round(p95, 2)},
             "questions": questions,
