@@ -67,7 +67,10 @@ def credentials(data_dir: Path) -> tuple[str, str]:
 
 
 class EmbeddedEngine:
-    """An ArcadeDB server running inside this process, with only Bolt exposed on 127.0.0.1.
+    """An ArcadeDB server running inside this process, reached over Bolt on 127.0.0.1.
+
+    ArcadeDB cannot run without its HTTP listener: it binds a free port on 127.0.0.1 too,
+    behind the same generated root password. Nothing here uses it.
 
     Parameters:
         data_dir: directory holding the databases (created if missing).
