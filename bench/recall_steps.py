@@ -1,0 +1,86 @@
+"""Where a recall spends its time: each named statement's calls and latency, on a kept store.
+
+    python bench/latency.py --memories 100000 --data-dir DIR    # builds and keeps the store
+    python bench/recall_steps.py --memories 100000 --data-dir DIR [--queries 100]
+
+Runs `recall` in-process (no HTTP, no post-retrieval maintenance) on the store and queries
+that bench/latency.py kept in DIR, and prints the total p50/p95 and, per statement, calls per
+recall, p50/p95 per call and milliseconds per recall, heaviest first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.latency import NAMESPACE, load_state  # noqa: E402
+from hippograph.graph import retrieval  # noqa: E402
+from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.store import Store  # noqa: E402
+from hippograph.settings import Settings  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--memories", type=int, required=True)
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--queries", type=int, default=100)
+    args = parser.parse_args()
+    state = args.data_dir / f"bench-state-{args.memories}.npz"
+    if not state.exists():
+        raise SystemExit(f"no kept store in {args.data_dir}: run bench/latency.py first")
+    queries = load_state(state)[3][: args.queries]
+    timings: dict[str, list[float]] = defaultdict(list)
+    read = Store.read
+
+    def timed_read(self: Store, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        started = time.perf_counter()
+        try:
+            return read(self, name, **params)
+        finally:
+            timings[name].append((time.perf_counter() - started) * 1000)
+
+    Store.read = timed_read  # type: ignore[method-assign]
+    rt = Runtime.open(Settings.from_env({}, data_dir=args.data_dir), attach=False)
+    try:
+        for q in queries[:20]:  # warm-up
+            retrieval.recall(rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=q))
+        timings.clear()
+        totals = []
+        for q in queries:
+            started = time.perf_counter()
+            retrieval.recall(rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=q))
+            totals.append((time.perf_counter() - started) * 1000)
+    finally:
+        rt.close()
+        Store.read = read  # type: ignore[method-assign]
+    n = len(totals)
+    print(
+        f"\nrecall in-process over {n} queries on {args.memories} memories: "
+        f"p50 {statistics.median(totals):.1f} ms, p95 {np.percentile(totals, 95):.1f} ms"
+    )
+    print(f"{'statement':<32} {'calls':>5} {'p50 ms':>7} {'p95 ms':>7} {'ms/recall':>9}")
+    for name, values in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
+        print(
+            f"{name:<32} {len(values) / n:>5.1f} {statistics.median(values):>7.1f} "
+            f"{np.percentile(values, 95):>7.1f} {sum(values) / n:>9.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
