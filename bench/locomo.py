@@ -89,9 +89,7 @@ def evaluate(
             rt.store, rt.embedder, namespace, retrieval.RecallRequest(context=q.question, k=K)
         )
         latencies.append((time.perf_counter() - started) * 1000)
-        tables["cascade"].add(
-            q, [i.memory.source.messages or "" for i in result.items if not i.flagged]
-        )
+        tables["cascade"].add(q, _dia_ids(result))
         # The same cascade on the same engine without parts of it: what the graph adds.
         for name, config in ABLATIONS.items():
             ablated = retrieval.recall(
@@ -101,15 +99,18 @@ def evaluate(
                 retrieval.RecallRequest(context=q.question, k=K),
                 config,
             )
-            tables[name].add(
-                q, [i.memory.source.messages or "" for i in ablated.items if not i.flagged]
-            )
+            tables[name].add(q, _dia_ids(ablated))
         qv = rt.embedder.embed([q.question])[0]
         by_vector = baselines.rank(vectors @ qv)
         by_bm25 = baselines.bm25_rank(bm25.scores(q.question))
         fused = baselines.rank(baselines.rrf([by_vector, by_bm25], len(dia_ids)))
         for name, order in (("vector", by_vector), ("bm25", by_bm25), ("rrf", fused)):
             tables[name].add(q, [dia_ids[i] for i in order[:K]])
+
+
+def _dia_ids(result: retrieval.RecallResult) -> list[str]:
+    """The turns a recall returned, best first (flagged negative rules are not answers)."""
+    return [i.memory.source.messages or "" for i in result.items if not i.flagged]
 
 
 def summary(table: data.RecallTable, k: int) -> dict[str, float]:

@@ -19,13 +19,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.latency import NAMESPACE, load_state  # noqa: E402
+from bench.latency import NAMESPACE, load_state, pct  # noqa: E402
 from hippograph.graph import retrieval  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.store import Store  # noqa: E402
@@ -71,13 +69,13 @@ def main() -> int:
     n = len(totals)
     print(
         f"\nrecall in-process over {n} queries on {args.memories} memories: "
-        f"p50 {statistics.median(totals):.1f} ms, p95 {np.percentile(totals, 95):.1f} ms"
+        f"p50 {statistics.median(totals):.1f} ms, p95 {pct(totals, 95):.1f} ms"
     )
     print(f"{'statement':<32} {'calls':>5} {'p50 ms':>7} {'p95 ms':>7} {'ms/recall':>9}")
     for name, values in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
         print(
             f"{name:<32} {len(values) / n:>5.1f} {statistics.median(values):>7.1f} "
-            f"{np.percentile(values, 95):>7.1f} {sum(values) / n:>9.1f}"
+            f"{pct(values, 95):>7.1f} {sum(values) / n:>9.1f}"
         )
     return 0
 
