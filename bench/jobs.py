@@ -2,9 +2,10 @@
 
     python bench/jobs.py [--memories 100000] [--edges 500000]
 
-Starts a fresh embedded engine in a temporary directory, installs the schema, writes the
-memories (random unit 384-d vectors around topic centres, mixed types, ages and confidences)
-and RELATES_TO edges (random pairs, random ages and confidences) with batched UNWIND
+Starts a fresh embedded engine in a temporary directory (or in --data-dir, kept for the next
+run, which then skips the build and runs the jobs on what earlier runs left), installs the
+schema, writes the memories (random unit 384-d vectors around topic centres, mixed types,
+ages and confidences) and RELATES_TO edges (random pairs, random ages and confidences) with batched UNWIND
 statements, then runs each job once on the whole graph and prints a table of wall times and
 counts. Jobs run in the worker's order: pagerank, edges, decay, cluster.
 """
@@ -12,6 +13,7 @@ counts. Jobs run in the worker's order: pagerank, edges, decay, cluster.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 import tempfile
@@ -25,7 +27,7 @@ import numpy as np
 from tqdm import tqdm
 
 from hippograph.graph.model import MEMORY_TYPES, to_iso
-from hippograph.graph.store import Store
+from hippograph.graph.store import Store, Tx
 from hippograph.jobs import registry
 from hippograph.jobs.config import JOB_NAMES, JobsConfig
 from hippograph.jobs.runner import RunOptions
@@ -101,6 +103,29 @@ def _edge(rng: np.random.Generator, now: datetime) -> dict[str, Any]:
     }
 
 
+def statement_timings() -> dict[str, tuple[int, float]]:
+    """Time every named statement (reads, and each statement inside write transactions) and
+    each whole write transaction (its commit included) from now on: name -> (calls, seconds)."""
+    timings: dict[str, tuple[int, float]] = {}
+
+    def timed(original: Any, label: Any) -> Any:
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                key = label(args)
+                calls, seconds = timings.get(key, (0, 0.0))
+                timings[key] = (calls + 1, seconds + time.perf_counter() - started)
+
+        return call
+
+    Store.read = timed(Store.read, lambda a: f"read {a[0]}")  # type: ignore[method-assign]
+    Store.write_tx = timed(Store.write_tx, lambda a: "write transactions")  # type: ignore[method-assign]
+    Tx.run = timed(Tx.run, lambda a: f"  in tx {a[0]}")  # type: ignore[method-assign]
+    return timings
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=100_000)
@@ -120,21 +145,41 @@ def main() -> int:
     parser.add_argument("--jobs", nargs="*", default=list(JOB_NAMES), choices=JOB_NAMES)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--heap", default="4g", help="JVM heap of the embedded engine")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="keep the built store here and reuse it on the next run (default: a temporary one)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also print, per job, the time spent in each named statement and in the model",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
-        settings = Settings.from_env({}, data_dir=Path(tmp), engine_heap=args.heap)
+    with contextlib.ExitStack() as stack:
+        if args.data_dir is None:
+            data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="hg-jobs-")))
+        else:
+            data_dir = args.data_dir
+        marker = data_dir / f"bench-jobs-{args.memories}-{args.edges}-{args.seed}.built"
+        settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
         store = Store.open(settings, attach=False)
         try:
             store.install_schema(dimensions=DIM)
-            started = time.perf_counter()
-            build(store, args.memories, args.edges, args.seed, args.batch)
-            print(
-                f"built {args.memories:,} memories + {args.edges:,} edges in "
-                f"{time.perf_counter() - started:.1f}s",
-                flush=True,
-            )
+            if marker.exists():
+                print(f"reusing the store kept in {data_dir} (earlier runs changed it)", flush=True)
+            else:
+                started = time.perf_counter()
+                build(store, args.memories, args.edges, args.seed, args.batch)
+                marker.touch()
+                print(
+                    f"built {args.memories:,} memories + {args.edges:,} edges in "
+                    f"{time.perf_counter() - started:.1f}s",
+                    flush=True,
+                )
             config = JobsConfig(job_batch_size=args.job_batch)
+            timings = statement_timings() if args.profile else None
             rows = []
             for name in args.jobs:
                 print(f"running {name} ...", flush=True)
@@ -150,6 +195,12 @@ def main() -> int:
                     )
                     rows.append((name, time.perf_counter() - t, run.status, dict(run.counts)))
                 print(f"{name}: {rows[-1][1]:.1f}s {rows[-1][2]} {rows[-1][3]}", flush=True)
+                if timings is not None:
+                    for statement, (calls, seconds) in sorted(
+                        timings.items(), key=lambda kv: -kv[1][1]
+                    ):
+                        print(f"    {statement:<36} {calls:>6} calls {seconds:>8.1f}s", flush=True)
+                    timings.clear()
         finally:
             store.close()
     print(f"\n{'job':<10} {'seconds':>8}  {'status':<10} counts")

@@ -2,12 +2,14 @@
 nodes {id, namespace, centroid, size, label} and ``IN_CLUSTER {score}`` edges.
 
 Each run is a generation (its ``as_of``). Per namespace, in order: read embeddings and the
-previous membership (earlier generations only), cluster, upsert the Cluster nodes, MERGE this
-generation's IN_CLUSTER edges in batches, then prune what earlier generations left. Until the
-prune, a memory may briefly sit in its old and its new cluster. A run killed half-way resumes
-with the same generation: clustering is deterministic and the previous membership it reads is
-unchanged, so it computes the same clusters and its MERGEs are no-ops where already written.
-The cursor is the last namespace finished.
+previous membership (edges created before this generation), cluster, upsert the Cluster nodes,
+write the memberships in batches, then prune what earlier generations left. A memory that stays
+in its cluster keeps its edge, stamped with the new generation; one that moves gets a new edge,
+and until the prune it briefly sits in its old and its new cluster. A run killed half-way
+resumes with the same generation: clustering is deterministic and the previous membership it
+reads is unchanged (edges record the generation that created them), so it computes the same
+clusters and its writes are no-ops where already done. The cursor is the last namespace
+finished.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from hippograph.graph.clustering import ClusterResult, cluster, document_frequen
 from hippograph.graph.store import Tx
 from hippograph.jobs.runner import JobContext, batches
 
-_READ_PAGE = 5000
+_READ_PAGE = 10_000
 _PRUNE_BATCH = 10_000
 
 
@@ -64,9 +66,8 @@ def _read(
     ids: list[str] = []
     vectors: list[list[float]] = []
     texts: dict[str, str] = {}
-    previous: dict[str, str] = {}
     for page in batches(listed, _READ_PAGE):
-        rows = ctx.store.read("job/cluster_fetch", ids=list(page), generation=generation)
+        rows = ctx.store.read("job/cluster_fetch", ids=list(page))
         by_id = {r["id"]: r for r in rows}
         for memory_id in page:
             r = by_id.get(memory_id)
@@ -75,8 +76,12 @@ def _read(
             ids.append(memory_id)
             vectors.append(r["embedding"])
             texts[memory_id] = r["content"] or ""
-            if r["previous"]:
-                previous[memory_id] = min(r["previous"])
+    previous: dict[str, str] = {}
+    for r in ctx.store.read("job/cluster_previous", namespace=namespace, generation=generation):
+        if r["id"] in texts:
+            # A memory in two clusters (a run killed before its prune): the smaller id, stably.
+            held = previous.get(r["id"])
+            previous[r["id"]] = r["cluster"] if held is None else min(held, r["cluster"])
     return ids, vectors, texts, previous
 
 
@@ -113,7 +118,9 @@ def _write(
             _run_one, query="job/cluster_assign", rows=list(batch), generation=generation
         )
         ctx.counts["assigned"] += int(ctx.store.write_tx(assign)["assigned"])
-        ctx.checkpoint(ctx.cursor, ctx.done, ctx.total)
+        # The cursor stays below this namespace ("" before the first one finishes), so a run
+        # killed here is resumed, with this generation, from this namespace.
+        ctx.checkpoint(ctx.cursor or "", ctx.done, ctx.total)
 
 
 def _run_one(tx: Tx, *, query: str, **params: Any) -> dict[str, Any]:

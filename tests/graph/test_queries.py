@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from hippograph.graph import queries
 from hippograph.graph.dialect import ARCADEDB, DIALECTS, NEO4J
 from hippograph.graph.errors import QueryNotFound
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store import row_of
 
 
 def test_unknown_query_is_a_typed_error() -> None:
@@ -63,3 +66,29 @@ def test_schema_is_idempotent(any_runtime: Runtime) -> None:
     names = {r["name"] for r in rows}
     assert any_runtime.store.dialect.vector_index in names
     assert any_runtime.store.dialect.fulltext_index in names
+
+
+def test_rows_read_as_record_data_has_them(runtime: Runtime) -> None:
+    """Store rows skip Record.data()'s per-element walk of number lists (embeddings) but must
+    equal what it returns for every value kind: nodes, relationships, paths, maps, lists."""
+    store = runtime.store
+    tag = f"rows-{uuid.uuid4().hex[:8]}"
+    try:
+        records = store.driver.execute_query(
+            "CREATE (a:Tag {uid: $tag, name: 'a', count: 1})-[r:RELATED {w: 0.5}]->"
+            "(b:Tag {uid: $tag + 'b', name: 'b', count: 2}) "
+            "WITH a, r, b MATCH p = (a)-[:RELATED]->(b) "
+            "RETURN a, r, p, [a, b] AS nodes, {node: a, n: 1} AS map, [0.5, 1.5, 2.5] AS floats, "
+            "[1, 'x', null, true] AS mixed, [[1, 2], [3]] AS nested, 'text' AS s, null AS nothing",
+            tag=tag,
+            database_=store.database,
+        ).records
+        assert records
+        for record in records:
+            assert row_of(record) == record.data()
+    finally:
+        store.driver.execute_query(
+            "MATCH (t:Tag) WHERE t.uid STARTS WITH $tag DETACH DELETE t",
+            tag=tag,
+            database_=store.database,
+        )

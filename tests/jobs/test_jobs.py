@@ -192,15 +192,38 @@ def _snapshot(store: Store, namespace: str) -> tuple[object, ...]:
     return tuple(nodes), tuple(links)
 
 
-def test_cluster_job_writes_clusters_and_keeps_ids_stable(store: Store, namespace: str) -> None:
+TOPICS = ["hiking trail mountain", "coffee espresso roast", "python typing mypy"]
+
+
+def _three_topics(store: Store, namespace: str) -> tuple[np.ndarray, dict[str, str]]:
+    """12 memories around each of three random centres; returns the centres and content -> id."""
     rng = np.random.default_rng(11)
     centres = rng.standard_normal((3, 384))
-    topics = ["hiking trail mountain", "coffee espresso roast", "python typing mypy"]
+    ids = {}
     for k in range(3):
         for i in range(12):
             vector = centres[k] + 0.05 * rng.standard_normal(384)
             vector /= np.linalg.norm(vector)
-            add_memory(store, namespace, content=f"{topics[k]} note {i}", embedding=vector.tolist())
+            content = f"{TOPICS[k]} note {i}"
+            ids[content] = add_memory(store, namespace, content=content, embedding=vector.tolist())
+    return centres, ids
+
+
+def _membership(store: Store, namespace: str) -> list[tuple[str, str, str, str | None]]:
+    """Every IN_CLUSTER edge of the namespace: (content, cluster id, generation, created in)."""
+    rows = store.driver.execute_query(
+        "MATCH (m:Memory)-[r:IN_CLUSTER]->(c:Cluster) WHERE c.namespace = $ns "
+        "RETURN m.content AS content, c.id AS cluster, r.generation AS generation, "
+        "r.first_generation AS created",
+        ns=namespace,
+        database_=store.database,
+    ).records
+    return sorted((r["content"], r["cluster"], r["generation"], r["created"]) for r in rows)
+
+
+def test_cluster_job_writes_clusters_and_keeps_ids_stable(store: Store, namespace: str) -> None:
+    _three_topics(store, namespace)
+    topics = TOPICS
     config = JobsConfig(cluster=replace(JobsConfig().cluster, min_cluster_size=5))
     first = run(store, "cluster", namespace, config)
     assert first.status == "succeeded" and first.counts["clusters"] == 3
@@ -228,3 +251,73 @@ def test_cluster_job_writes_clusters_and_keeps_ids_stable(store: Store, namespac
         database_=store.database,
     ).records
     assert {r["id"] for r in after} == ids and all(r["members"] == 12 for r in after)
+
+
+def test_cluster_job_killed_mid_run_resumes_to_the_same_membership(store: Store) -> None:
+    """Second generation: four memories move to another topic. One namespace runs it straight
+    through, its twin is killed after the first batch of memberships and rerun. Both end with
+    one edge per memory, the same clusters, stayers' edges kept (created in the first
+    generation) and movers' edges new."""
+    config = JobsConfig(cluster=replace(JobsConfig().cluster, min_cluster_size=5), job_batch_size=5)
+    later = NOW + timedelta(hours=1)
+    namespaces = [f"test-cluster-kill-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    results = []
+    try:
+        for n, namespace in enumerate(namespaces):
+            centres, ids = _three_topics(store, namespace)
+            assert run(store, "cluster", namespace, config).status == "succeeded"
+            first = {content: cluster for content, cluster, _, _ in _membership(store, namespace)}
+            movers = [f"{TOPICS[0]} note {i}" for i in range(4)]
+            for content in movers:
+                vector = centres[1] / np.linalg.norm(centres[1])
+                store.driver.execute_query(
+                    "MATCH (m:Memory {id: $id}) SET m.embedding = $e",
+                    id=ids[content],
+                    e=vector.tolist(),
+                    database_=store.database,
+                )
+            options = RunOptions(namespace=namespace, as_of=later)
+            if n == 1:
+
+                def killed(batch: int) -> None:
+                    raise RuntimeError("worker killed")
+
+                failed = registry.run_job(
+                    store, "cluster", config, replace(options, after_batch=killed)
+                )
+                assert failed.status == "failed"
+                resumed = registry.run_job(store, "cluster", config, options)
+                assert resumed.status == "succeeded" and resumed.resumed_from == failed.id
+            else:
+                assert registry.run_job(store, "cluster", config, options).status == "succeeded"
+            after = _membership(store, namespace)
+            assert len(after) == 36 and len({content for content, *_ in after}) == 36
+            second = {content: cluster for content, cluster, _, _ in after}
+            target = first[f"{TOPICS[1]} note 0"]
+            assert all(second[content] == target for content in movers)
+            stayers = [c for c in first if c not in movers]
+            assert all(second[c] == first[c] for c in stayers), "cluster ids are kept"
+            gen1, gen2 = iso(NOW), iso(later)
+            created = {content: made for content, _, _, made in after}
+            assert {created[c] for c in stayers} == {gen1}
+            assert {created[c] for c in movers} == {gen2}
+            assert {generation for _, _, generation, _ in after} == {gen2}
+            results.append(sorted((content, made) for content, _, _, made in after))
+        assert results[0] == results[1]
+    finally:
+        for namespace in namespaces:
+            store.driver.execute_query(
+                "MATCH (c:Cluster) WHERE c.namespace = $ns DETACH DELETE c",
+                ns=namespace,
+                database_=store.database,
+            )
+            store.driver.execute_query(
+                "MATCH (m:Memory) WHERE m.namespace = $ns DETACH DELETE m",
+                ns=namespace,
+                database_=store.database,
+            )
+            store.driver.execute_query(
+                "MATCH (r:JobRun) WHERE r.scope = $ns DELETE r",
+                ns=namespace,
+                database_=store.database,
+            )
