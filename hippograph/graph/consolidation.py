@@ -370,44 +370,74 @@ def _bucket_edges(
     watermark: str | None,
     decider: Decider,
 ) -> list[tuple[str, str, Decision]]:
-    """Non-ADD decisions of the candidates of one bucket against their older neighbours."""
+    """Non-ADD decisions of the candidates of one bucket against their older neighbours.
+
+    Every close pair (cosine >= CONSIDER_MIN) with at least one end changed since the watermark
+    makes the newer end a candidate and the older one its neighbour; two written in the same
+    instant are each judged against the other. A candidate is decided against its
+    ``NEIGHBOURS_K`` closest neighbours (ties by position). The pairs come out of numpy whole:
+    collecting them pair by pair in Python cost 15 s of a 36 s run on 10,000 memories.
+    """
     sub = vectors[rows]
-    order = {i: (mems[i].created_at, mems[i].id) for i in rows}
-    dirty = [n for n, i in enumerate(rows) if watermark is None or mems[i].updated_at > watermark]
-    candidates: set[int] = set()
-    close: dict[int, list[tuple[int, float]]] = {}
+    size = len(rows)
+    # Position of each row in (created_at, id) order: the greater of two is the newer.
+    keys = [(mems[i].created_at, mems[i].id) for i in rows]
+    order = np.empty(size, dtype=np.int64)
+    order[sorted(range(size), key=keys.__getitem__)] = np.arange(size)
+    instants: dict[str, int] = {}
+    instant = np.asarray(
+        [instants.setdefault(mems[i].created_at, len(instants)) for i in rows], dtype=np.int64
+    )
+    dirty = np.asarray(
+        [n for n, i in enumerate(rows) if watermark is None or mems[i].updated_at > watermark],
+        dtype=np.int64,
+    )
+    candidates: list[np.ndarray[Any, Any]] = []
+    neighbours: list[np.ndarray[Any, Any]] = []
+    cosines: list[np.ndarray[Any, Any]] = []
     for start in range(0, len(dirty), 512):
         block = dirty[start : start + 512]
         sims = sub[block] @ sub.T
-        for b, n in enumerate(block):
-            candidates.add(n)
-            for m in np.nonzero(sims[b] >= CONSIDER_MIN)[0]:
-                if m == n:
-                    continue
-                cos = float(sims[b][m])
-                # The newer of the two is the candidate; its older neighbours are the targets.
-                newer, older = (n, int(m)) if order[rows[n]] > order[rows[int(m)]] else (int(m), n)
-                candidates.add(newer)
-                close.setdefault(newer, []).append((older, cos))
-                if mems[rows[n]].created_at == mems[rows[int(m)]].created_at:
-                    # Written in the same instant (one batch): no order to go by, so each is
-                    # judged against the other and the cues decide.
-                    candidates.add(older)
-                    close.setdefault(older, []).append((newer, cos))
+        sims[np.arange(len(block)), block] = -np.inf  # a memory is not its own neighbour
+        at, other = np.nonzero(sims >= CONSIDER_MIN)
+        me = block[at]
+        cos = sims[at, other]
+        me_newer = order[me] > order[other]
+        newer, older = np.where(me_newer, me, other), np.where(me_newer, other, me)
+        same = instant[me] == instant[other]
+        candidates += [newer, older[same]]
+        neighbours += [older, newer[same]]
+        cosines += [cos, cos[same]]
+    if not candidates:
+        return []  # nothing changed since the watermark
+    cand, near, cos = (np.concatenate(a) for a in (candidates, neighbours, cosines))
+    if not len(cand):
+        return []
+    ranked = np.lexsort((near, -cos, cand))  # per candidate: closest first, ties by position
+    cand, near, cos = cand[ranked], near[ranked], cos[ranked]
+    # A pair seen from both ends (both changed) counts once, at its best cosine.
+    _, first = np.unique(cand * size + near, return_index=True)
+    keep = np.sort(first)
+    cand, near, cos = cand[keep], near[keep], cos[keep]
+    starts = np.r_[0, np.nonzero(np.diff(cand))[0] + 1]
+    rank = np.arange(len(cand)) - np.repeat(starts, np.diff(np.r_[starts, len(cand)]))
+    top = rank < NEIGHBOURS_K
+    cand, near, cos = cand[top], near[top], cos[top]
     edges = []
-    for n in sorted(candidates):
-        near = sorted(set(close.get(n, [])), key=lambda x: -x[1])[:NEIGHBOURS_K]
-        if not near:
-            continue
-        me = mems[rows[n]]
-        neighbours = [_neighbour(me, mems[rows[m]], cos) for m, cos in near]
+    bounds = np.r_[0, np.nonzero(np.diff(cand))[0] + 1, len(cand)]
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=False):
+        me_ = mems[rows[int(cand[lo])]]
+        near_ = [
+            _neighbour(me_, mems[rows[int(m)]], float(c))
+            for m, c in zip(near[lo:hi], cos[lo:hi], strict=True)
+        ]
         decision = decider.decide(
-            Candidate(content=me.content, memory_type=me.memory_type, provenance=me.provenance,
-                      occurred_at=me.created_at),
-            neighbours,
+            Candidate(content=me_.content, memory_type=me_.memory_type,
+                      provenance=me_.provenance, occurred_at=me_.created_at),
+            near_,
         )  # fmt: skip
         if decision.action != "ADD" and decision.target:
-            edges.append((me.id, decision.target, decision))
+            edges.append((me_.id, decision.target, decision))
     return edges
 
 

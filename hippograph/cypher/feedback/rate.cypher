@@ -1,4 +1,7 @@
+// WITH before each namespace check: in one MATCH ... WHERE, ArcadeDB looks the node up by its
+// namespace index instead of its id (100k memories: ~250 ms against ~1.5 ms).
 MATCH (m:Memory {id: $id})
+WITH m
 WHERE m.namespace = $namespace
 SET m.feedback_at = $now,
     m.helpful_count = coalesce(m.helpful_count, 0) + CASE WHEN $helpful THEN 1 ELSE 0 END,
