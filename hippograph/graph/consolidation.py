@@ -66,6 +66,8 @@ PAGE = 2000
 NEIGHBOURS_K = 8
 CONTRADICTION_MARGIN = 0.15
 MAX_RECORDED_OPERATIONS = 1000
+# Close pairs gathered before they are cut down to each candidate's nearest (bounds memory).
+_PAIRS_HELD = 5_000_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -392,9 +394,8 @@ def _bucket_edges(
         [n for n, i in enumerate(rows) if watermark is None or mems[i].updated_at > watermark],
         dtype=np.int64,
     )
-    candidates: list[np.ndarray[Any, Any]] = []
-    neighbours: list[np.ndarray[Any, Any]] = []
-    cosines: list[np.ndarray[Any, Any]] = []
+    found: list[tuple[np.ndarray[Any, Any], ...]] = []  # (candidate, neighbour, cosine)
+    pending = 0
     for start in range(0, len(dirty), 512):
         block = dirty[start : start + 512]
         sims = sub[block] @ sub.T
@@ -402,27 +403,20 @@ def _bucket_edges(
         at, other = np.nonzero(sims >= CONSIDER_MIN)
         me = block[at]
         cos = sims[at, other]
+        del sims
         me_newer = order[me] > order[other]
         newer, older = np.where(me_newer, me, other), np.where(me_newer, other, me)
         same = instant[me] == instant[other]
-        candidates += [newer, older[same]]
-        neighbours += [older, newer[same]]
-        cosines += [cos, cos[same]]
-    if not candidates:
-        return []  # nothing changed since the watermark
-    cand, near, cos = (np.concatenate(a) for a in (candidates, neighbours, cosines))
+        found += [(newer, older, cos), (older[same], newer[same], cos[same])]
+        pending += len(newer) + int(same.sum())
+        if pending > _PAIRS_HELD:
+            # Dense topics give thousands of close pairs per memory: keep only what can still
+            # be among each candidate's nearest, so memory stays bounded.
+            found = [_nearest(found, size)]
+            pending = len(found[0][0])
+    cand, near, cos = _nearest(found, size)
     if not len(cand):
         return []
-    ranked = np.lexsort((near, -cos, cand))  # per candidate: closest first, ties by position
-    cand, near, cos = cand[ranked], near[ranked], cos[ranked]
-    # A pair seen from both ends (both changed) counts once, at its best cosine.
-    _, first = np.unique(cand * size + near, return_index=True)
-    keep = np.sort(first)
-    cand, near, cos = cand[keep], near[keep], cos[keep]
-    starts = np.r_[0, np.nonzero(np.diff(cand))[0] + 1]
-    rank = np.arange(len(cand)) - np.repeat(starts, np.diff(np.r_[starts, len(cand)]))
-    top = rank < NEIGHBOURS_K
-    cand, near, cos = cand[top], near[top], cos[top]
     edges = []
     bounds = np.r_[0, np.nonzero(np.diff(cand))[0] + 1, len(cand)]
     for lo, hi in zip(bounds[:-1], bounds[1:], strict=False):
@@ -439,6 +433,29 @@ def _bucket_edges(
         if decision.action != "ADD" and decision.target:
             edges.append((me_.id, decision.target, decision))
     return edges
+
+
+def _nearest(
+    found: Sequence[tuple[np.ndarray[Any, Any], ...]], size: int
+) -> tuple[np.ndarray[Any, Any], ...]:
+    """(candidate, neighbour, cosine) rows: per candidate its ``NEIGHBOURS_K`` closest distinct
+    neighbours, closest first (ties by position), candidates in position order. A pair seen
+    from both ends (both changed) counts once, at its best cosine."""
+    if not found:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0, dtype=np.float32)
+    cand, near, cos = (np.concatenate([f[k] for f in found]) for k in range(3))
+    ranked = np.lexsort((near, -cos, cand))
+    cand, near, cos = cand[ranked], near[ranked], cos[ranked]
+    _, first = np.unique(cand * size + near, return_index=True)
+    keep = np.sort(first)
+    cand, near, cos = cand[keep], near[keep], cos[keep]
+    if not len(cand):
+        return cand, near, cos
+    starts = np.r_[0, np.nonzero(np.diff(cand))[0] + 1]
+    rank = np.arange(len(cand)) - np.repeat(starts, np.diff(np.r_[starts, len(cand)]))
+    top = rank < NEIGHBOURS_K
+    return cand[top], near[top], cos[top]
 
 
 def _neighbour(me: _Mem, other: _Mem, cos: float) -> Neighbour:

@@ -6,6 +6,7 @@ import io
 import json
 from collections.abc import Iterator, Sequence
 
+import numpy as np
 import pytest
 
 from hippograph.graph import consolidation, episodes, history, memories, transfer
@@ -206,3 +207,24 @@ def test_forgotten_fact_does_not_come_back(rt: Runtime, namespace: str) -> None:
     assert result.actions == {"SKIP": 1}
     run(rt, namespace, force=True)
     assert not any("555-0100" in m.content for m in active(rt, namespace))
+
+
+def test_nearest_neighbours_cut_down_in_steps_equal_the_one_shot_cut() -> None:
+    """Planning cuts the close pairs down to each candidate's nearest whenever too many are
+    held; doing so part by part must give exactly what one cut over all of them gives, with a
+    pair seen from both ends counted once at its best cosine."""
+    rng = np.random.default_rng(5)
+    size, pairs = 300, 20_000
+    cand = rng.integers(0, size, pairs)
+    near = (cand + rng.integers(1, size, pairs)) % size
+    cos = rng.choice(np.linspace(0.55, 1.0, 50), pairs).astype(np.float32)  # many ties
+    cand, near, cos = np.r_[cand, cand[:500]], np.r_[near, near[:500]], np.r_[cos, cos[:500] - 0.01]
+    parts = [(cand[i::4], near[i::4], cos[i::4]) for i in range(4)]
+    one_shot = consolidation._nearest([(cand, near, cos)], size)
+    stepped = consolidation._nearest([consolidation._nearest(parts[:2], size), *parts[2:]], size)
+    for a, b in zip(one_shot, stepped, strict=True):
+        assert np.array_equal(a, b)
+    got_cand, got_near, _ = one_shot
+    assert len(set(zip(got_cand.tolist(), got_near.tolist(), strict=True))) == len(got_cand)
+    counts = np.bincount(got_cand, minlength=size)
+    assert counts.max() == consolidation.NEIGHBOURS_K
