@@ -228,3 +228,27 @@ def test_nearest_neighbours_cut_down_in_steps_equal_the_one_shot_cut() -> None:
     assert len(set(zip(got_cand.tolist(), got_near.tolist(), strict=True))) == len(got_cand)
     counts = np.bincount(got_cand, minlength=size)
     assert counts.max() == consolidation.NEIGHBOURS_K
+
+
+def test_a_failing_group_does_not_hold_back_the_others(rt: Runtime, namespace: str) -> None:
+    """Groups are applied several to a transaction; when one of them fails, the others still
+    apply and only that one is reported."""
+    add(rt, namespace, "Ana prefers dark mode", "Ana likes using dark mode")
+    add(rt, namespace, "Ben drinks green tea daily", "Ben drinks green tea every day")
+    meddled: list[str] = []
+
+    def meddle(groups: Sequence[Group]) -> None:
+        assert len(groups) == 2
+        member = sorted(groups[0].members)[0]
+        meddled.append(member)
+        rt.store.driver.execute_query(
+            "MATCH (m:Memory {id: $id}) SET m.updated_at = '2999-01-01T00:00:00.000000Z'",
+            id=member,
+            database_=rt.store.database,
+        )
+
+    report = run(rt, namespace, before_apply=meddle)
+    assert report.counts["failed_groups"] == 1 and len(report.errors) == 1
+    assert report.counts["merge"] == 1
+    assert len(active(rt, namespace)) == 3
+    assert meddled[0] in {m.id for m in active(rt, namespace)}
