@@ -5,8 +5,8 @@
 Starts a fresh embedded engine in a temporary directory (or in --data-dir, kept for the next
 run, which then skips the build and runs the jobs on what earlier runs left), installs the
 schema, writes the memories (random unit 384-d vectors around topic centres, mixed types,
-ages and confidences) and RELATES_TO edges (random pairs, random ages and confidences) with batched UNWIND
-statements, then runs each job once on the whole graph and prints a table of wall times and
+ages and confidences) and RELATES_TO edges (random pairs, random ages and confidences) with
+batched UNWIND statements, then runs each job once on the whole graph and prints a table of wall times and
 counts. Jobs run in the worker's order: pagerank, edges, decay, cluster.
 """
 
@@ -26,12 +26,15 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from hippograph.graph.model import MEMORY_TYPES, to_iso
-from hippograph.graph.store import Store, Tx
-from hippograph.jobs import registry
-from hippograph.jobs.config import JOB_NAMES, JobsConfig
-from hippograph.jobs.runner import RunOptions
-from hippograph.settings import Settings
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.profiling import statement_timings  # noqa: E402
+from hippograph.graph.model import MEMORY_TYPES, to_iso  # noqa: E402
+from hippograph.graph.store import Store  # noqa: E402
+from hippograph.jobs import registry  # noqa: E402
+from hippograph.jobs.config import JOB_NAMES, JobsConfig  # noqa: E402
+from hippograph.jobs.runner import RunOptions  # noqa: E402
+from hippograph.settings import Settings  # noqa: E402
 
 NAMESPACE = "bench"
 DIM = 384
@@ -103,29 +106,6 @@ def _edge(rng: np.random.Generator, now: datetime) -> dict[str, Any]:
     }
 
 
-def statement_timings() -> dict[str, tuple[int, float]]:
-    """Time every named statement (reads, and each statement inside write transactions) and
-    each whole write transaction (its commit included) from now on: name -> (calls, seconds)."""
-    timings: dict[str, tuple[int, float]] = {}
-
-    def timed(original: Any, label: Any) -> Any:
-        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return original(self, *args, **kwargs)
-            finally:
-                key = label(args)
-                calls, seconds = timings.get(key, (0, 0.0))
-                timings[key] = (calls + 1, seconds + time.perf_counter() - started)
-
-        return call
-
-    Store.read = timed(Store.read, lambda a: f"read {a[0]}")  # type: ignore[method-assign]
-    Store.write_tx = timed(Store.write_tx, lambda a: "write transactions")  # type: ignore[method-assign]
-    Tx.run = timed(Tx.run, lambda a: f"  in tx {a[0]}")  # type: ignore[method-assign]
-    return timings
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=100_000)
@@ -153,7 +133,7 @@ def main() -> int:
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="also print, per job, the time spent in each named statement and in the model",
+        help="also print, per job, the time spent in each named statement and transaction",
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
@@ -196,10 +176,11 @@ def main() -> int:
                     rows.append((name, time.perf_counter() - t, run.status, dict(run.counts)))
                 print(f"{name}: {rows[-1][1]:.1f}s {rows[-1][2]} {rows[-1][3]}", flush=True)
                 if timings is not None:
-                    for statement, (calls, seconds) in sorted(
-                        timings.items(), key=lambda kv: -kv[1][1]
-                    ):
-                        print(f"    {statement:<36} {calls:>6} calls {seconds:>8.1f}s", flush=True)
+                    for statement, calls in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
+                        print(
+                            f"    {statement:<36} {len(calls):>6} calls {sum(calls):>8.1f}s",
+                            flush=True,
+                        )
                     timings.clear()
         finally:
             store.close()

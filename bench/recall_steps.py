@@ -15,18 +15,16 @@ import os
 import statistics
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.latency import NAMESPACE, load_state, pct  # noqa: E402
+from bench.profiling import statement_timings  # noqa: E402
 from hippograph.graph import retrieval  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.store import Store  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 
@@ -42,17 +40,7 @@ def main() -> int:
     if not state.exists():
         raise SystemExit(f"no kept store in {args.data_dir}: run bench/latency.py first")
     queries = load_state(state)[3][: args.queries]
-    timings: dict[str, list[float]] = defaultdict(list)
-    read = Store.read
-
-    def timed_read(self: Store, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        started = time.perf_counter()
-        try:
-            return read(self, name, **params)
-        finally:
-            timings[name].append((time.perf_counter() - started) * 1000)
-
-    Store.read = timed_read  # type: ignore[method-assign]
+    timings = statement_timings()
     rt = Runtime.open(Settings.from_env({}, data_dir=args.data_dir), attach=False)
     try:
         for q in queries[:20]:  # warm-up
@@ -65,16 +53,16 @@ def main() -> int:
             totals.append((time.perf_counter() - started) * 1000)
     finally:
         rt.close()
-        Store.read = read  # type: ignore[method-assign]
     n = len(totals)
     print(
         f"\nrecall in-process over {n} queries on {args.memories} memories: "
         f"p50 {statistics.median(totals):.1f} ms, p95 {pct(totals, 95):.1f} ms"
     )
-    print(f"{'statement':<32} {'calls':>5} {'p50 ms':>7} {'p95 ms':>7} {'ms/recall':>9}")
-    for name, values in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
+    print(f"{'statement':<36} {'calls':>5} {'p50 ms':>7} {'p95 ms':>7} {'ms/recall':>9}")
+    for name, seconds in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
+        values = [1000 * s for s in seconds]
         print(
-            f"{name:<32} {len(values) / n:>5.1f} {statistics.median(values):>7.1f} "
+            f"{name:<36} {len(values) / n:>5.1f} {statistics.median(values):>7.1f} "
             f"{pct(values, 95):>7.1f} {sum(values) / n:>9.1f}"
         )
     return 0

@@ -95,9 +95,16 @@ class Tx:
         self._dialect = dialect
 
     def run(self, name: str, **params: Any) -> list[Row]:
-        query = queries.load(name, self._dialect.name)
-        result = self._tx.run(query.text, {**self._dialect.params(), **params})
-        return [row_of(record) for record in result]
+        return run_named(self._tx, self._dialect, name, params)
+
+
+def run_named(
+    runner: ManagedTransaction | neo4j.Session, dialect: Dialect, name: str, params: Row
+) -> list[Row]:
+    """Run the named statement of ``dialect`` on a transaction or (auto-commit) a session."""
+    query = queries.load(name, dialect.name)
+    result = runner.run(query.text, {**dialect.params(), **params})
+    return [row_of(record) for record in result]
 
 
 class Store:
@@ -204,8 +211,6 @@ class Store:
         trip: about 1 ms a statement on the embedded engine, where a recall runs ten. A
         transient failure (a deadlock victim, a leader switch) is retried like a managed read.
         """
-        query = queries.load(name, self.dialect.name)
-        values = {**self.dialect.params(), **params}
         for attempt in range(READ_ATTEMPTS):
             try:
                 with (
@@ -214,7 +219,7 @@ class Store:
                         database=self.database, default_access_mode=neo4j.READ_ACCESS
                     ) as session,
                 ):
-                    return [row_of(record) for record in session.run(query.text, values)]
+                    return run_named(session, self.dialect, name, params)
             except GraphError as exc:
                 cause = exc.__cause__
                 retryable = isinstance(cause, neo4j_errors.Neo4jError) and cause.is_retryable()

@@ -166,16 +166,17 @@ def test_a_job_killed_mid_run_is_completed_by_the_next(store: Store, name: str) 
         assert states[0] == states[1]
     finally:
         for namespace in namespaces:
-            store.driver.execute_query(
-                "MATCH (m:Memory) WHERE m.namespace = $ns DETACH DELETE m",
-                ns=namespace,
-                database_=store.database,
-            )
-            store.driver.execute_query(
-                "MATCH (r:JobRun) WHERE r.scope = $ns DELETE r",
-                ns=namespace,
-                database_=store.database,
-            )
+            _wipe(store, namespace)
+
+
+def _wipe(store: Store, namespace: str) -> None:
+    """Remove what a test's own namespace left: clusters, memories (with edges), job runs."""
+    for statement in (
+        "MATCH (c:Cluster) WHERE c.namespace = $ns DETACH DELETE c",
+        "MATCH (m:Memory) WHERE m.namespace = $ns DETACH DELETE m",
+        "MATCH (r:JobRun) WHERE r.scope = $ns DELETE r",
+    ):
+        store.driver.execute_query(statement, ns=namespace, database_=store.database)
 
 
 def _snapshot(store: Store, namespace: str) -> tuple[object, ...]:
@@ -306,18 +307,4 @@ def test_cluster_job_killed_mid_run_resumes_to_the_same_membership(store: Store)
         assert results[0] == results[1]
     finally:
         for namespace in namespaces:
-            store.driver.execute_query(
-                "MATCH (c:Cluster) WHERE c.namespace = $ns DETACH DELETE c",
-                ns=namespace,
-                database_=store.database,
-            )
-            store.driver.execute_query(
-                "MATCH (m:Memory) WHERE m.namespace = $ns DETACH DELETE m",
-                ns=namespace,
-                database_=store.database,
-            )
-            store.driver.execute_query(
-                "MATCH (r:JobRun) WHERE r.scope = $ns DELETE r",
-                ns=namespace,
-                database_=store.database,
-            )
+            _wipe(store, namespace)
