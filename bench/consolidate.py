@@ -4,7 +4,12 @@ The memories are synthetic facts about 2,000 people, written without deciding (a
 would), with 5% paraphrased duplicates, 2% changes over time and 1% weak ones, so the run has
 real work to do. Prints the load time and the consolidation time (and the second, idle run).
 
-    .venv/bin/python bench/consolidate.py [--memories 10000]
+    .venv/bin/python bench/consolidate.py [--memories 10000] [--data-dir DIR] [--profile]
+                                          [--check-pairs N]
+
+--data-dir keeps the loaded store in DIR/loaded (embedding 100,000 texts takes minutes) and runs
+each consolidation on a fresh copy of it in DIR/work; --profile prints where the time went,
+statement by statement.
 """
 
 from __future__ import annotations
@@ -14,15 +19,22 @@ import json
 import os
 import random
 import shutil
+import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from hippograph.graph import consolidation, memories  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.profiling import statement_timings  # noqa: E402
+from hippograph.graph import consolidation, decide, memories  # noqa: E402
 from hippograph.graph.model import NewMemory, content_hash, now_iso  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
@@ -87,26 +99,104 @@ def load(rt: Runtime, facts: list[tuple[str, float]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="keep the loaded store here and run on a copy of it",
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="print the time of every statement and transaction"
+    )
+    parser.add_argument(
+        "--heap", default=Settings.engine_heap, help="the embedded engine's JVM heap"
+    )
+    parser.add_argument(
+        "--check-pairs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first measure, for N random memories, how many of their close "
+        "pairs the probed search finds (exact search as the reference)",
+    )
     args = parser.parse_args()
-    data_dir = Path(tempfile.mkdtemp(prefix="hg-bench-consolidate-"))
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    scratch = Path(tempfile.mkdtemp(prefix="hg-bench-consolidate-"))
     try:
-        started = time.perf_counter()
-        load(rt, corpus(args.memories, random.Random(7)))
-        count = rt.store.read("memory/count", namespace=NS, statuses=["active"])[0]["count"]
-        print(f"loaded {count} memories in {time.perf_counter() - started:.1f}s")
-        started = time.perf_counter()
-        report = consolidation.consolidate(rt.store, namespace=NS, force=True)
-        elapsed = time.perf_counter() - started
-        print(f"consolidation of {count} memories: {elapsed:.1f}s "
-              f"{json.dumps(report.counts, sort_keys=True)}")  # fmt: skip
-        started = time.perf_counter()
-        again = consolidation.consolidate(rt.store, namespace=NS, force=True)
-        print(f"second (idempotent) run: {time.perf_counter() - started:.1f}s "
-              f"{json.dumps(again.counts, sort_keys=True)}")  # fmt: skip
+        data_dir = _prepare(args, scratch)
+        timings = statement_timings() if args.profile else None
+        settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
+        rt = Runtime.open(settings, attach=False)
+        try:
+            count = rt.store.read("memory/count", namespace=NS, statuses=["active"])[0]["count"]
+            if args.check_pairs:
+                check_pairs(rt, args.check_pairs)
+            for label in ("consolidation of", "second (idle) run over"):
+                started = time.perf_counter()
+                report = consolidation.consolidate(rt.store, namespace=NS, force=True)
+                print(f"{label} {count} memories: {time.perf_counter() - started:.1f}s "
+                      f"{json.dumps(report.counts, sort_keys=True)}", flush=True)  # fmt: skip
+                if timings is not None:
+                    _print_timings(timings)
+                    timings.clear()
+        finally:
+            rt.close()
     finally:
-        rt.close()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _prepare(args: argparse.Namespace, scratch: Path) -> Path:
+    """The data directory to consolidate: loaded now, or copied from the kept loaded store."""
+    kept = args.data_dir / f"loaded-{args.memories}" if args.data_dir else scratch / "loaded"
+    if not kept.exists():
+        started = time.perf_counter()
+        rt = Runtime.open(Settings.from_env({}, data_dir=kept), attach=False)
+        try:
+            load(rt, corpus(args.memories, random.Random(7)))
+        finally:
+            rt.close()
+        print(f"loaded {args.memories} facts in {time.perf_counter() - started:.1f}s", flush=True)
+    if args.data_dir is None:
+        return kept
+    work = args.data_dir / "work"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(kept, work)
+    print(f"consolidating a copy of {kept}", flush=True)
+    return work
+
+
+def check_pairs(rt: Runtime, sample: int) -> None:
+    """Close pairs of ``sample`` memories: found by the probed search / found exactly."""
+    _, vectors = consolidation._load(rt.store, NS, None, set())
+    dirty = np.sort(np.random.default_rng(1).choice(len(vectors), sample, replace=False))
+    started = time.perf_counter()
+    probed = _pairs(consolidation._probed_blocks(vectors, dirty))
+    took = time.perf_counter() - started
+    exact: dict[tuple[int, int], float] = {}
+    for start in range(0, len(dirty), 256):
+        block = dirty[start : start + 256]
+        sims = vectors[block] @ vectors.T
+        sims[np.arange(len(block)), block] = -np.inf
+        exact |= _pairs([(block, np.arange(len(vectors)), sims)])
+    for floor in (decide.CONSIDER_MIN, decide.CONTRADICT_MIN, decide.NOOP_MIN):
+        want = {p for p, c in exact.items() if c >= floor}
+        got = len(want & probed.keys())
+        print(f"close pairs (cosine >= {floor}) of {sample} memories: probed search found "
+              f"{got}/{len(want)} = {got / max(1, len(want)):.4f}", flush=True)  # fmt: skip
+    print(f"probed search for {sample} memories over {len(vectors)}: {took:.1f}s", flush=True)
+
+
+def _pairs(blocks: Any) -> dict[tuple[int, int], float]:
+    found: dict[tuple[int, int], float] = {}
+    for me, cols, sims in blocks:
+        at, col = np.nonzero(sims >= decide.CONSIDER_MIN)
+        found.update(zip(zip(me[at].tolist(), cols[col].tolist(), strict=True),
+                         sims[at, col].tolist(), strict=True))  # fmt: skip
+    return found
+
+
+def _print_timings(timings: dict[str, list[float]]) -> None:
+    for key, spent in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
+        print(f"  {key:<45} {len(spent):>7} calls {sum(spent):8.2f}s", flush=True)
 
 
 if __name__ == "__main__":

@@ -21,10 +21,16 @@ belongs to one group and is retired at most once per run. Per group:
   less trusted by more than ``CONTRADICTION_MARGIN`` confidence; then both stay, flagged.
 
 Weak memories (confidence < 0.05 and strength <= 1 by default) outside every group are archived,
-never deleted. Each group is one transaction that first checks its memories are unchanged
-since planning; a group that fails is reported and leaves the watermark where it was, so the
-next run retries it. A second run over the same graph finds nothing to do (idempotent). Each
-run writes a ``ConsolidationRun`` node; a dry run returns the plan and writes nothing.
+never deleted. Groups are applied up to ``BATCH`` to a transaction, which first checks their
+memories are unchanged since planning and skips a group whose memories changed; a batch whose
+transaction fails is retried group by group. A group that fails is reported and leaves the
+watermark where it was, so the next run retries it. A second run over the same graph finds
+nothing to do (idempotent) and, with nothing changed since the watermark, reads no embedding.
+Each run writes a ``ConsolidationRun`` node; a dry run returns the plan and writes nothing.
+
+Scale: a bucket of up to ``EXACT_MAX`` memories is searched exactly; a larger one through
+k-means cells (``_probed_blocks``). Groups are applied ``BATCH`` to a transaction, one
+statement per kind of operation. 100,000 memories: see ``bench/consolidate.py``.
 """
 
 from __future__ import annotations
@@ -35,7 +41,8 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -50,6 +57,7 @@ from hippograph.graph.decide import (
     Decision,
     Neighbour,
     OfflineDecider,
+    memoized,
     overlap,
 )
 from hippograph.graph.errors import Conflict, HippographError, LockHeld
@@ -66,8 +74,11 @@ PAGE = 2000
 NEIGHBOURS_K = 8
 CONTRADICTION_MARGIN = 0.15
 MAX_RECORDED_OPERATIONS = 1000
+BATCH = 500  # groups applied in one transaction
 # Close pairs gathered before they are cut down to each candidate's nearest (bounds memory).
 _PAIRS_HELD = 5_000_000
+EXACT_MAX = 20_000  # memories in a bucket up to which close pairs are found exactly
+PROBES = 8  # cells each memory is compared with above that (see _probed_pairs)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,10 +125,6 @@ class ConsolidationReport:
     watermark_after: str | None
 
 
-class GroupChanged(Conflict):
-    """A memory of the group changed between planning and applying; retried next run."""
-
-
 @dataclass
 class _Mem:
     id: str
@@ -133,6 +140,7 @@ class _Mem:
 
 
 Observer = Callable[[Sequence[Group]], None]
+Progress = Callable[[int, int], None]
 
 
 def consolidate(
@@ -144,12 +152,14 @@ def consolidate(
     dry_run: bool = False,
     force: bool = False,
     before_apply: Observer | None = None,
+    progress: Progress | None = None,
 ) -> ConsolidationReport:
     """One consolidation run over ``namespace`` (None: every namespace).
 
     dry_run: plan only (gate reported, lock not taken, nothing written).
     force: ignore the time and volume gate (never the lock).
-    before_apply: called with the planned groups before any is applied (progress, tests).
+    before_apply: called with the planned groups before any is applied (tests).
+    progress: called with (groups applied, groups planned) after each batch.
     """
     if namespace is not None:
         validate.namespace(namespace)
@@ -168,7 +178,9 @@ def consolidate(
     holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     acquire_lock(store, holder, started)
     try:
-        return _run(store, namespace, scope, started, watermark, config, decider, before_apply)
+        return _run(
+            store, namespace, scope, started, watermark, config, decider, before_apply, progress
+        )
     finally:
         store.write("consolidation/lock_release", key=LOCK_KEY, holder=holder)
 
@@ -220,20 +232,35 @@ def _run(
     config: ConsolidationConfig,
     decider: Decider | None,
     before_apply: Observer | None,
+    progress: Progress | None,
 ) -> ConsolidationReport:
     clock = time.perf_counter()
     groups, weak = plan(store, namespace, watermark, config, decider)
+    planned_ms = int((time.perf_counter() - clock) * 1000)
     if before_apply is not None:
         before_apply(groups)
     done: list[Operation] = []
     errors: list[str] = []
-    for group in groups:
+    applied = 0
+    for batch in _batches(groups):
         try:
-            store.write_tx(lambda tx, g=group: _apply_group(tx, g, started))  # type: ignore[misc]
-            done += group.operations
-        except HippographError as exc:
-            log.warning("consolidation group %s failed: %s", sorted(group.members), exc.message)
-            errors.append(f"group {sorted(group.members)}: {exc.message}")
+            failed = store.write_tx(lambda tx, b=batch: _apply_batch(tx, b, started))  # type: ignore[misc]
+        except HippographError:
+            # One group spoils its batch's transaction: apply them one by one, so only it fails.
+            failed = []
+            for group in batch:
+                try:
+                    failed += store.write_tx(lambda tx, g=group: _apply_batch(tx, [g], started))  # type: ignore[misc]
+                except HippographError as exc:
+                    failed.append((group, exc.message))
+        for group, why in failed:
+            log.warning("consolidation group %s failed: %s", sorted(group.members), why)
+            errors.append(f"group {sorted(group.members)}: {why}")
+        spoiled = {id(g) for g, _ in failed}
+        done += [op for g in batch if id(g) not in spoiled for op in g.operations]
+        applied += len(batch)
+        if progress is not None:
+            progress(applied, len(groups))
     if weak:
         archived = store.write_tx(lambda tx: _archive_weak(tx, weak, started))
         done += [op for op, _ in weak if op.other in archived]
@@ -242,6 +269,7 @@ def _run(
     after = started if not errors else watermark
     counts = _counts(done, len(groups), len(errors))
     counts["elapsed_ms"] = int((time.perf_counter() - clock) * 1000)
+    counts["plan_ms"] = planned_ms
     run_id = str(uuid.uuid4())
     run = {
         "id": run_id,
@@ -290,6 +318,16 @@ def _report(
     )  # fmt: skip
 
 
+def _batches(groups: Sequence[Group]) -> list[list[Group]]:
+    """Groups in application order, cut into batches of one namespace each."""
+    batches: list[list[Group]] = []
+    for group in sorted(groups, key=lambda g: g.namespace):
+        if not batches or len(batches[-1]) >= BATCH or batches[-1][0].namespace != group.namespace:
+            batches.append([])
+        batches[-1].append(group)
+    return batches
+
+
 def _counts(ops: Sequence[Operation], groups: int, failed: int) -> dict[str, int]:
     counts = {"groups": groups, "failed_groups": failed}
     for name in ("merge", "correct", "supersede", "resolve", "flag", "archive"):
@@ -310,16 +348,29 @@ def plan(
     """The groups to apply and the weak memories to archive (with the ``updated_at`` they were
     seen with), without writing anything."""
     decider = decider or OfflineDecider()
-    mems, vectors = _load(store, namespace)
-    edges: list[tuple[str, str, Decision]] = []
-    buckets: dict[tuple[str, str], list[int]] = {}
-    for i, m in enumerate(mems):
-        buckets.setdefault((m.namespace, m.scope_key), []).append(i)
-    for rows in buckets.values():
-        if len(rows) > 1:
-            edges += _bucket_edges(mems, vectors, rows, watermark, decider)
+    # The two side reads run on the engine while this thread reads and plans.
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="consolidation-read") as pool:
+        contradicting = pool.submit(
+            store.read, "consolidation/open_contradictions", namespace=namespace
+        )
+        weakening = pool.submit(
+            store.read, "consolidation/weak", namespace=namespace,
+            max_confidence=config.weak_max_confidence, max_strength=config.weak_max_strength,
+        )  # fmt: skip
+        # The first run reads every memory anyway; later ones need the contradictions' ends.
+        ends = set() if watermark is None else _ends(contradicting.result())
+        mems, vectors = _load(store, namespace, watermark, ends)
+        edges: list[tuple[str, str, Decision]] = []
+        buckets: dict[tuple[str, str], list[int]] = {}
+        for i, m in enumerate(mems):
+            buckets.setdefault((m.namespace, m.scope_key), []).append(i)
+        with memoized():
+            for rows in buckets.values():
+                if len(rows) > 1:
+                    edges += _bucket_edges(mems, vectors, rows, watermark, decider)
+        contradictions, weakest = contradicting.result(), weakening.result()
     by_id = {m.id: m for m in mems}
-    for r in store.read("consolidation/open_contradictions", namespace=namespace):
+    for r in contradictions:
         a, b = by_id.get(r["from_id"]), by_id.get(r["to_id"])
         if a and b:
             reason = "an open contradiction"
@@ -331,38 +382,64 @@ def plan(
         (Operation(op="archive", namespace=r["namespace"], keep=None, other=r["id"],
                    reason="weak: low confidence, never reinforced", decider="rule"),
          r["updated_at"])
-        for r in store.read("consolidation/weak", namespace=namespace,
-                            max_confidence=config.weak_max_confidence,
-                            max_strength=config.weak_max_strength)
+        for r in weakest
         if r["id"] not in grouped
     ]  # fmt: skip
     return groups, weak
 
 
-def _load(store: Store, namespace: str | None) -> tuple[list[_Mem], np.ndarray[Any, Any]]:
+def _ends(contradictions: Sequence[Row]) -> set[str]:
+    return {r[k] for r in contradictions for k in ("from_id", "to_id")}
+
+
+def _load(
+    store: Store, namespace: str | None, watermark: str | None, ends: set[str]
+) -> tuple[list[_Mem], np.ndarray[Any, Any]]:
+    """The memories of every bucket (namespace, scope) with a memory changed since the
+    watermark, plus ``ends`` (of open contradictions), with unit embeddings. A bucket where
+    nothing changed has nothing to plan: an idle run reads no embedding. The first run (no
+    watermark) plans over everything and reads it in one streamed scan."""
+    if watermark is None:
+        rows = store.stream("consolidation/candidates_scan", namespace=namespace)
+    else:
+        listed = store.read("consolidation/candidate_ids", namespace=namespace)
+        changed = {(r["namespace"], r["scope_key"]) for r in listed if r["updated_at"] > watermark}
+        wanted = sorted(
+            r["id"]
+            for r in listed
+            if (r["namespace"], r["scope_key"]) in changed or r["id"] in ends
+        )
+        # A memory retired since it was listed is not returned.
+        rows = (
+            r
+            for start in range(0, len(wanted), PAGE)
+            for r in store.read("consolidation/candidates", ids=wanted[start : start + PAGE])
+        )
     mems: list[_Mem] = []
+    chunks: list[np.ndarray[Any, Any]] = []
     vectors: list[list[float]] = []
-    after = ""
-    while True:
-        rows = store.read("consolidation/candidates", namespace=namespace, after=after, limit=PAGE)
-        for r in rows:
-            mems.append(
-                _Mem(
-                    id=r["id"], namespace=r["namespace"], scope_key=r["scope_key"] or "global",
-                    memory_type=r["memory_type"], content=r["content"], provenance=r["provenance"],
-                    confidence=float(r["confidence"] or 0.0), strength=int(r["strength"] or 1),
-                    created_at=r["created_at"], updated_at=r["updated_at"],
-                )
-            )  # fmt: skip
-            vectors.append(r["embedding"])
-        if len(rows) < PAGE:
-            break
-        after = rows[-1]["id"]
-    if not vectors:
+    for r in rows:
+        mems.append(
+            _Mem(
+                id=r["id"], namespace=r["namespace"], scope_key=r["scope_key"] or "global",
+                memory_type=r["memory_type"], content=r["content"], provenance=r["provenance"],
+                confidence=float(r["confidence"] or 0.0), strength=int(r["strength"] or 1),
+                created_at=r["created_at"], updated_at=r["updated_at"],
+            )
+        )  # fmt: skip
+        vectors.append(r["embedding"])
+        if len(vectors) == PAGE:  # as float32 arrays: a Python float list costs 6x the memory
+            chunks.append(np.asarray(vectors, dtype=np.float32))
+            vectors = []
+    if vectors:
+        chunks.append(np.asarray(vectors, dtype=np.float32))
+    if not chunks:
         return mems, np.zeros((0, 0), dtype=np.float32)
-    matrix = np.asarray(vectors, dtype=np.float32)
+    # In id order whichever way they were read, so ties in planning break the same way.
+    by_id = sorted(range(len(mems)), key=lambda i: mems[i].id)
+    matrix = np.concatenate(chunks)[by_id]
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return mems, matrix / np.where(norms == 0, 1, norms)
+    return [mems[i] for i in by_id], matrix / np.where(norms == 0, 1, norms)
 
 
 def _bucket_edges(
@@ -377,8 +454,9 @@ def _bucket_edges(
     Every close pair (cosine >= CONSIDER_MIN) with at least one end changed since the watermark
     makes the newer end a candidate and the older one its neighbour; two written in the same
     instant are each judged against the other. A candidate is decided against its
-    ``NEIGHBOURS_K`` closest neighbours (ties by position). The pairs come out of numpy whole:
-    collecting them pair by pair in Python cost 15 s of a 36 s run on 10,000 memories.
+    ``NEIGHBOURS_K`` closest neighbours. The lists come out of numpy whole, each block of
+    cosines cut to its rows' nearest before any pair is collected: gathering every close pair
+    first cost minutes at 100,000 memories on dense topics, where each has thousands.
     """
     sub = vectors[rows]
     size = len(rows)
@@ -394,27 +472,9 @@ def _bucket_edges(
         [n for n, i in enumerate(rows) if watermark is None or mems[i].updated_at > watermark],
         dtype=np.int64,
     )
-    found: list[tuple[np.ndarray[Any, Any], ...]] = []  # (candidate, neighbour, cosine)
-    pending = 0
-    for start in range(0, len(dirty), 512):
-        block = dirty[start : start + 512]
-        sims = sub[block] @ sub.T
-        sims[np.arange(len(block)), block] = -np.inf  # a memory is not its own neighbour
-        at, other = np.nonzero(sims >= CONSIDER_MIN)
-        me = block[at]
-        cos = sims[at, other]
-        del sims
-        me_newer = order[me] > order[other]
-        newer, older = np.where(me_newer, me, other), np.where(me_newer, other, me)
-        same = instant[me] == instant[other]
-        found += [(newer, older, cos), (older[same], newer[same], cos[same])]
-        pending += len(newer) + int(same.sum())
-        if pending > _PAIRS_HELD:
-            # Dense topics give thousands of close pairs per memory: keep only what can still
-            # be among each candidate's nearest, so memory stays bounded.
-            found = [_nearest(found, size)]
-            pending = len(found[0][0])
-    cand, near, cos = _nearest(found, size)
+    if not len(dirty):
+        return []
+    cand, near, cos = _neighbour_lists(sub, dirty, order, instant)
     if not len(cand):
         return []
     edges = []
@@ -433,6 +493,119 @@ def _bucket_edges(
         if decision.action != "ADD" and decision.target:
             edges.append((me_.id, decision.target, decision))
     return edges
+
+
+Block = tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]
+
+
+def _neighbour_lists(
+    sub: np.ndarray[Any, Any],
+    dirty: np.ndarray[Any, Any],
+    order: np.ndarray[Any, Any],
+    instant: np.ndarray[Any, Any],
+) -> tuple[np.ndarray[Any, Any], ...]:
+    """(candidate, neighbour, cosine) rows as ``_nearest`` gives them, for every close pair
+    (cosine >= CONSIDER_MIN) of ``sub`` with a ``dirty`` end: the newer end (greater
+    ``order``) is the candidate, the older its neighbour; two of the same ``instant`` are each
+    the other's neighbour."""
+    size = len(sub)
+    clean = np.ones(size, dtype=bool)
+    clean[dirty] = False
+    # A changed memory's own list: its NEIGHBOURS_K closest older (or same-instant) memories,
+    # kept as a running top-k over the blocks its row appears in.
+    k = min(NEIGHBOURS_K, max(size - 1, 1))
+    best_cos = np.full((size, k), -np.inf, dtype=np.float32)
+    best_col = np.full((size, k), -1, dtype=np.int64)
+    theirs: list[tuple[np.ndarray[Any, Any], ...]] = []  # (candidate, neighbour, cosine)
+    held = 0
+    for me, cols, sims in _close_blocks(sub, dirty):
+        o_me, o_col = order[me][:, None], order[cols][None, :]
+        same = instant[me][:, None] == instant[cols][None, :]
+        mine = np.where((o_col < o_me) | same, sims, np.float32(-np.inf))
+        kk = min(k, mine.shape[1])
+        top = np.argpartition(-mine, kk - 1, axis=1)[:, :kk]
+        merged_cos = np.concatenate([best_cos[me], np.take_along_axis(mine, top, 1)], axis=1)
+        merged_col = np.concatenate([best_col[me], cols[top]], axis=1)
+        keep = np.argpartition(-merged_cos, k - 1, axis=1)[:, :k]
+        best_cos[me] = np.take_along_axis(merged_cos, keep, 1)
+        best_col[me] = np.take_along_axis(merged_col, keep, 1)
+        # An unchanged newer (or same-instant) memory is a candidate with this one as its
+        # neighbour; a changed one finds the pair from its own row.
+        newer = clean[cols][None, :] & ((o_col > o_me) | same)
+        at, col = np.nonzero(newer & (sims >= CONSIDER_MIN))
+        theirs.append((cols[col], me[at], sims[at, col]))
+        held += len(at)
+        if held > _PAIRS_HELD:
+            theirs = [_nearest(theirs, size)]  # memory stays bounded
+            held = len(theirs[0][0])
+    at, j = np.nonzero(best_cos >= CONSIDER_MIN)
+    return _nearest([(at, best_col[at, j], best_cos[at, j]), *theirs], size)
+
+
+def _close_blocks(sub: np.ndarray[Any, Any], dirty: np.ndarray[Any, Any]) -> Iterator[Block]:
+    """(rows, columns, cosines) blocks covering every pair of a dirty row of ``sub`` with the
+    rows it may be close to, a row's cosine with itself masked out. Exact (each dirty row
+    against all) up to ``EXACT_MAX`` rows; above, the all-pairs product (100,000 rows: about
+    4 TFLOP, minutes on two cores) gives way to a probed search."""
+    if len(sub) > EXACT_MAX:
+        yield from _probed_blocks(sub, dirty)
+        return
+    every = np.arange(len(sub))
+    for start in range(0, len(dirty), 256):
+        block = dirty[start : start + 256]
+        sims = sub[block] @ sub.T
+        sims[np.arange(len(block)), block] = -np.inf  # a memory is not its own neighbour
+        yield block, every, sims
+
+
+def _probed_blocks(sub: np.ndarray[Any, Any], dirty: np.ndarray[Any, Any]) -> Iterator[Block]:
+    """Inverted-file search: the rows are split into about sqrt(n) cells around spherical
+    k-means centroids (seeded, so a plan is reproducible), and each dirty row is compared with
+    the rows of its ``PROBES`` nearest cells only. A pair is missed only when the other end
+    lies outside all of them, which near-duplicates practically never do;
+    ``bench/consolidate.py --check-pairs`` measures how many close pairs are found."""
+    cells = max(2, int(np.sqrt(len(sub))))
+    centroids = _spherical_kmeans(sub, cells, np.random.default_rng(0))
+    home = np.empty(len(sub), dtype=np.int64)
+    probes = np.empty((len(dirty), min(PROBES, cells)), dtype=np.int64)
+    position = np.full(len(sub), -1, dtype=np.int64)
+    position[dirty] = np.arange(len(dirty))
+    for start in range(0, len(sub), 8192):
+        scores = sub[start : start + 8192] @ centroids.T
+        home[start : start + 8192] = np.argmax(scores, axis=1)
+        rows = np.nonzero(position[start : start + 8192] >= 0)[0]
+        if len(rows):
+            near = np.argpartition(-scores[rows], probes.shape[1] - 1, axis=1)
+            probes[position[start + rows]] = near[:, : probes.shape[1]]
+    members = np.argsort(home, kind="stable")
+    member_bounds = np.searchsorted(home[members], np.arange(cells + 1))
+    asked = np.argsort(probes.ravel(), kind="stable")
+    asked_bounds = np.searchsorted(probes.ravel()[asked], np.arange(cells + 1))
+    for cell in range(cells):
+        inside = members[member_bounds[cell] : member_bounds[cell + 1]]
+        askers = dirty[asked[asked_bounds[cell] : asked_bounds[cell + 1]] // probes.shape[1]]
+        if not len(inside) or not len(askers):
+            continue
+        for start in range(0, len(askers), 256):
+            block = askers[start : start + 256]
+            sims = sub[block] @ sub[inside].T
+            sims[block[:, None] == inside[None, :]] = -np.inf
+            yield block, inside, sims
+
+
+def _spherical_kmeans(
+    x: np.ndarray[Any, Any], k: int, rng: np.random.Generator, rounds: int = 8
+) -> np.ndarray[Any, Any]:
+    """``k`` unit centroids fitted on a sample of at most 64 rows per centroid."""
+    sample = x[np.sort(rng.choice(len(x), min(len(x), 64 * k), replace=False))]
+    centroids = sample[rng.choice(len(sample), k, replace=False)].copy()
+    for _ in range(rounds):
+        assign = np.argmax(sample @ centroids.T, axis=1)
+        sums = np.zeros_like(centroids)
+        np.add.at(sums, assign, sample)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        centroids = np.where(norms > 0, sums / np.where(norms == 0, 1, norms), centroids)
+    return centroids
 
 
 def _nearest(
@@ -528,48 +701,54 @@ def _op(kind: str, keep: _Mem, other: _Mem, reason: str, decision: Decision) -> 
 # ---------------------------------------------------------------- applying
 
 
-def _apply_group(tx: Tx, group: Group, now: str) -> None:
-    ns = group.namespace
-    current = {
-        r["id"]: (r["status"], r["updated_at"])
-        for r in tx.run("consolidation/snapshot", ids=sorted(group.members))
-    }
-    for memory_id, updated_at in group.snapshot.items():
-        if current.get(memory_id) != ("active", updated_at):
-            raise GroupChanged(f"memory {memory_id} changed since the run was planned")
-    decisions = []
-    for op in group.operations:
-        decisions.append(_decision_row(op, now))
-        if op.op in ("merge", "correct"):
-            row = {"keep": op.keep, "dup": op.other, "reason": "merged" if op.op == "merge"
-                   else "corrected"}  # fmt: skip
-            add = _strength(tx, op.other)
-            tx.run("consolidation/merge_keep", namespace=ns, now=now,
-                   rows=[{"keep": op.keep, "add_strength": add, "confidence": 0.0}])  # fmt: skip
-            tx.run("consolidation/copy_tags", namespace=ns, now=now, rows=[row])
-            tx.run("consolidation/copy_derivations", namespace=ns, now=now, rows=[row])
-            tx.run("consolidation/merge_archive", namespace=ns, now=now, rows=[row])
-        elif op.op in ("supersede", "resolve"):
-            tx.run("memory/supersede", namespace=ns, old_id=op.other, new_id=op.keep, now=now,
-                   reason=op.reason)  # fmt: skip
-            if op.op == "resolve":
-                _resolve(tx, ns, op, now, "newer wins")
-        elif op.op == "flag":
-            _resolve(tx, ns, op, now, None)
-    tx.run("decision/record", rows=decisions)
+def _apply_batch(tx: Tx, groups: Sequence[Group], now: str) -> list[tuple[Group, str]]:
+    """Apply the groups of one namespace whose memories are unchanged since planning; return
+    the others with why. Groups share no memory, so the n-th operations of all groups go
+    together ("waves", a statement per kind each): a group's own operations stay in order."""
+    ids = sorted({i for g in groups for i in g.members})
+    current = {r["id"]: (r["status"], r["updated_at"])
+               for r in tx.run("consolidation/snapshot", ids=ids, now=now)}  # fmt: skip
+    ready: list[Group] = []
+    changed: list[tuple[Group, str]] = []
+    for group in groups:
+        moved = sorted(i for i, seen in group.snapshot.items()
+                       if current.get(i) != ("active", seen))  # fmt: skip
+        if moved:
+            changed.append((group, f"memory {moved[0]} changed since the run was planned"))
+        else:
+            ready.append(group)
+    if not ready:
+        return changed
+    ns = ready[0].namespace
+    for wave in range(max(len(g.operations) for g in ready)):
+        ops = [g.operations[wave] for g in ready if len(g.operations) > wave]
+        _apply_wave(tx, ns, ops, now)
+    tx.run("decision/record", rows=[_decision_row(op, now) for g in ready for op in g.operations])
+    return changed
 
 
-def _strength(tx: Tx, memory_id: str) -> int:
-    rows = tx.run("consolidation/strength", id=memory_id)
-    return int(rows[0]["strength"] or 1) if rows else 1
-
-
-def _resolve(tx: Tx, ns: str, op: Operation, now: str, resolution: str | None) -> None:
-    """Make sure the CONTRADICTS edge exists; mark it resolved when there is a resolution."""
-    tx.run("link/contradicts", namespace=ns, from_id=op.keep, to_id=op.other, weight=1.0, now=now)
-    if resolution is not None:
-        tx.run("consolidation/resolve", namespace=ns, a=op.keep, b=op.other, now=now,
-               resolution=f"{resolution}: {op.keep}")  # fmt: skip
+def _apply_wave(tx: Tx, ns: str, ops: Sequence[Operation], now: str) -> None:
+    merged = [{"keep": op.keep, "dup": op.other,
+               "reason": "merged" if op.op == "merge" else "corrected"}
+              for op in ops if op.op in ("merge", "correct")]  # fmt: skip
+    if merged:
+        tx.run("consolidation/merge_keep", namespace=ns, now=now, rows=merged)
+        tx.run("consolidation/copy_tags", namespace=ns, now=now, rows=merged)
+        tx.run("consolidation/copy_derivations", namespace=ns, now=now, rows=merged)
+        tx.run("consolidation/merge_archive", namespace=ns, now=now, rows=merged)
+    superseded = [{"old_id": op.other, "new_id": op.keep, "reason": op.reason}
+                  for op in ops if op.op in ("supersede", "resolve")]  # fmt: skip
+    if superseded:
+        tx.run("consolidation/supersede", namespace=ns, now=now, rows=superseded)
+    contradicted = [op for op in ops if op.op in ("resolve", "flag")]
+    if contradicted:
+        # Make sure the CONTRADICTS edge exists; mark it resolved when the newer one won.
+        tx.run("consolidation/contradicts", namespace=ns, now=now,
+               rows=[{"from_id": op.keep, "to_id": op.other} for op in contradicted])  # fmt: skip
+    resolved = [{"a": op.keep, "b": op.other, "resolution": f"newer wins: {op.keep}"}
+                for op in contradicted if op.op == "resolve"]  # fmt: skip
+    if resolved:
+        tx.run("consolidation/resolve", namespace=ns, now=now, rows=resolved)
 
 
 _ACTION = {"merge": "NOOP", "correct": "UPDATE", "supersede": "SUPERSEDE", "resolve": "CONTRADICT",

@@ -38,6 +38,7 @@ EMBEDDED_DATABASE = "hippograph"
 Row = dict[str, Any]
 # Tries of an auto-commit read that failed transiently.
 READ_ATTEMPTS = 3
+STREAM_FETCH = 2000  # rows a streamed read asks the server for at a time
 
 
 class GraphError(HippographError):
@@ -227,6 +228,21 @@ class Store:
                     raise
                 time.sleep(0.05 * 2**attempt)
         raise AssertionError("unreachable")
+
+    def stream(self, name: str, /, **params: Any) -> Iterator[Row]:
+        """Run a named read-only statement as an auto-commit query and yield its rows as they
+        arrive, so a scan of the whole graph is never held in memory at once. Not retried: a
+        failure after the first row would repeat rows already consumed."""
+        with (
+            mapped_errors(),
+            self.driver.session(
+                database=self.database, default_access_mode=neo4j.READ_ACCESS,
+                fetch_size=STREAM_FETCH,
+            ) as session,
+        ):  # fmt: skip
+            query = queries.load(name, self.dialect.name)
+            for record in session.run(query.text, {**self.dialect.params(), **params}):
+                yield row_of(record)
 
     def write(self, name: str, /, **params: Any) -> list[Row]:
         """Run a named statement in its own write transaction (retried on transient errors)."""

@@ -86,6 +86,7 @@ def job(ctx: JobContext) -> None:
                 ctx.store, namespace=ctx.namespace,
                 config=config(settings),
                 decider=tools.decider,
+                progress=ctx.progress,
             )  # fmt: skip
         except LockHeld as exc:
             log.info("consolidation skipped: %s", exc.message)

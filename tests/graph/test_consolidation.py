@@ -12,7 +12,7 @@ import pytest
 from hippograph.graph import consolidation, episodes, history, memories, transfer
 from hippograph.graph.consolidation import ConsolidationConfig, Group
 from hippograph.graph.decide import Candidate, Decision, Neighbour
-from hippograph.graph.errors import LockHeld
+from hippograph.graph.errors import Conflict, LockHeld
 from hippograph.graph.model import NewMemory
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.writepath import commit
@@ -252,3 +252,94 @@ def test_a_failing_group_does_not_hold_back_the_others(rt: Runtime, namespace: s
     assert report.counts["merge"] == 1
     assert len(active(rt, namespace)) == 3
     assert meddled[0] in {m.id for m in active(rt, namespace)}
+
+
+def test_a_batch_whose_transaction_fails_is_retried_group_by_group(
+    rt: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group whose writes fail spoils its batch's transaction; the batch is then applied one
+    group to a transaction, so the other groups still land and only that one is reported."""
+    add(rt, namespace, "Ana prefers dark mode", "Ana likes using dark mode")
+    add(rt, namespace, "Ben drinks green tea daily", "Ben drinks green tea every day")
+    add(rt, namespace, "Cleo plays the cello", "Cleo plays the cello well")
+    planned: list[Group] = []
+    real_wave = consolidation._apply_wave
+
+    def faulty_wave(tx: object, ns: str, ops: Sequence[consolidation.Operation], now: str) -> None:
+        real_wave(tx, ns, ops, now)  # type: ignore[arg-type]
+        if any(op.other in planned[0].members for op in ops):
+            raise Conflict("the engine refused this group's writes")
+
+    monkeypatch.setattr(consolidation, "_apply_wave", faulty_wave)
+    progress: list[tuple[int, int]] = []
+    report = run(rt, namespace, before_apply=planned.extend,
+                 progress=lambda done, total: progress.append((done, total)))  # fmt: skip
+    assert len(planned) == 3
+    assert report.counts["failed_groups"] == 1 and report.counts["merge"] == 2
+    assert len(report.errors) == 1 and "refused" in report.errors[0]
+    assert report.watermark_after == report.watermark_before
+    left = {m.id for m in active(rt, namespace)}
+    assert planned[0].members <= left and len(left) == 4  # the failed pair is untouched
+    assert progress[-1] == (3, 3)
+
+
+def _topics(size: int, seed: int) -> np.ndarray:
+    """Unit vectors around 60 topic centres, spread so that close pairs range over 0.55..1."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((60, 384))
+    centres /= np.linalg.norm(centres, axis=1, keepdims=True)
+    noise = rng.standard_normal((size, 384)) * rng.uniform(0.005, 0.06, (size, 1))
+    vectors = centres[rng.integers(len(centres), size=size)] + noise
+    return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _close(blocks: object) -> dict[tuple[int, int], float]:
+    return {
+        (int(me[i]), int(cols[j])): float(sims[i, j])
+        for me, cols, sims in blocks  # type: ignore[attr-defined]
+        for i, j in zip(*np.nonzero(sims >= consolidation.CONSIDER_MIN), strict=True)
+    }
+
+
+def test_probed_search_finds_the_close_pairs_exact_search_finds() -> None:
+    """Above EXACT_MAX memories a bucket is searched through cells (inverted file); on
+    topic-clustered vectors it must find every near-duplicate pair and nearly every close
+    one, with the same cosines, and never pair a memory with itself."""
+    vectors = _topics(6000, 11)
+    dirty = np.sort(np.random.default_rng(3).choice(len(vectors), 2000, replace=False))
+    exact = _close(consolidation._close_blocks(vectors, dirty))
+    probed = _close(consolidation._probed_blocks(vectors, dirty))
+    assert exact and all(a != b for a, b in probed) and set(probed) <= set(exact)
+    assert all(abs(probed[p] - exact[p]) < 1e-4 for p in probed)
+    duplicates = {p for p, c in exact.items() if c >= 0.85}
+    assert duplicates and duplicates <= set(probed)
+    assert len(probed) >= 0.99 * len(exact)
+    assert min(exact.values()) < 0.7  # the data has more than near-duplicates
+
+
+def test_neighbour_lists_equal_the_lists_built_from_every_pair() -> None:
+    """The blocks are cut to each row's nearest before pairs are collected; the lists must be
+    the ones every close pair gives: a candidate is the newer end of a pair with a changed
+    end, its neighbours the NEIGHBOURS_K closest older (or same-instant) ones."""
+    vectors = _topics(1500, 12)
+    rng = np.random.default_rng(4)
+    size = len(vectors)
+    order = rng.permutation(size)
+    instant = order // 2  # pairs of memories written in the same instant
+    dirty = np.sort(rng.choice(size, 400, replace=False))
+    cand, near, cos = consolidation._neighbour_lists(vectors, dirty, order, instant)
+    sims = vectors @ vectors.T
+    changed = set(dirty.tolist())
+    want: dict[int, list[tuple[float, int]]] = {}
+    for a, b in zip(*np.nonzero(sims >= consolidation.CONSIDER_MIN), strict=True):
+        a, b = int(a), int(b)
+        newer = order[a] > order[b] or instant[a] == instant[b]
+        if a != b and (a in changed or b in changed) and newer:
+            want.setdefault(a, []).append((float(sims[a, b]), b))
+    got: dict[int, list[int]] = {}
+    for c, n in zip(cand.tolist(), near.tolist(), strict=True):
+        got.setdefault(c, []).append(n)
+    assert set(got) == set(want)
+    for c, found in got.items():
+        ranked = sorted(want[c], key=lambda x: -x[0])[: consolidation.NEIGHBOURS_K]
+        assert found == [b for _, b in ranked], c

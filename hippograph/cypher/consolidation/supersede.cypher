@@ -1,0 +1,11 @@
+// The newer memory supersedes the older, which is kept as history.
+UNWIND $rows AS row
+MATCH (old:Memory {id: row.old_id})
+MATCH (new:Memory {id: row.new_id})
+WITH old, new, row
+WHERE old.namespace = $namespace AND new.namespace = $namespace
+MERGE (new)-[r:SUPERSEDES]->(old)
+ON CREATE SET r.at = $now, r.reason = row.reason
+SET old.status = 'superseded', old.superseded_by = new.id, old.updated_at = $now,
+    old.dedup_key = null
+RETURN count(old) AS superseded
