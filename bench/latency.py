@@ -232,13 +232,22 @@ def main() -> int:
     )
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument(
+        "--warmup", type=int, default=500,
+        help="untimed recalls first (the engine's JIT compiles its hot paths over the first "
+             "few hundred; their text is the timed queries' words reversed)",
+    )  # fmt: skip
     parser.add_argument("--json", type=Path)
     parser.add_argument("--data-dir", type=Path, help="keep (or reuse) the built store here")
+    parser.add_argument(
+        "--heap", default=Settings.engine_heap, help="the embedded engine's JVM heap"
+    )
     args = parser.parse_args()
     rng = random.Random(11)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-latency-"))
     state = data_dir / f"bench-state-{args.memories}.npz"
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
+    rt = Runtime.open(settings, attach=False)
     try:
         if state.exists():
             ids, vecs, edges, queries = load_state(state)
@@ -251,7 +260,9 @@ def main() -> int:
         qvecs = rt.embedder.embed(queries)
         url, server = serve(rt)
         with httpx.Client(timeout=60) as client:
-            for q in queries[:20]:  # warm-up
+            warmups = [" ".join(reversed(q.split())) for q in queries]
+            for n in range(args.warmup):
+                q = warmups[n % len(warmups)]
                 client.post(
                     url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
                 ).raise_for_status()

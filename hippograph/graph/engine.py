@@ -77,13 +77,23 @@ class EmbeddedEngine:
         database: database name the service uses.
         bolt_port: port to bind, or 0 for a free one.
         heap: JVM max heap, e.g. "2g".
+        jvm_args: further JVM options, space-separated (the JVM is configured once a process).
     """
 
-    def __init__(self, data_dir: Path, *, database: str, bolt_port: int = 0, heap: str = "2g"):
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        database: str,
+        bolt_port: int = 0,
+        heap: str = "2g",
+        jvm_args: str = "",
+    ):
         self.data_dir = data_dir.resolve()
         self.database = database
         self._requested_port = bolt_port
         self._heap = heap
+        self._jvm_args = jvm_args.split()
         self._lock: IO[str] | None = None
         self._server: Any = None
         self._db: Any = None
@@ -147,7 +157,7 @@ class EmbeddedEngine:
                 str(self.data_dir / "arcadedb"),
                 root_password=password,
                 config=config,
-                jvm_kwargs={"heap_size": self._heap},
+                jvm_kwargs={"heap_size": self._heap, "jvm_args": self._jvm_args},
             )
             self._server.start()
         except Exception as exc:

@@ -377,9 +377,11 @@ def _expand(
 
 # Active memories per (store, namespace): it only scales tag rarity, so a count up to
 # COUNT_TTL_S old is as good as an exact one, and counting a large namespace costs more than
-# the rest of a recall on the embedded engine.
+# the rest of a recall on the embedded engine (100k memories: ~400 ms). An expired count is
+# still used while a fresh one is counted off the query's path.
 COUNT_TTL_S = 60.0
 _COUNTS: dict[tuple[int, str], tuple[float, int]] = {}
+_COUNTING: set[tuple[int, str]] = set()
 _COUNTS_LOCK = threading.Lock()
 
 
@@ -388,13 +390,30 @@ def _active_count(store: Store, namespace: str) -> int:
     now = time.monotonic()
     with _COUNTS_LOCK:
         cached = _COUNTS.get(key)
-    if cached is not None and now - cached[0] < COUNT_TTL_S:
-        return cached[1]
-    total = int(store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"])
+        stale = cached is not None and now - cached[0] >= COUNT_TTL_S and key not in _COUNTING
+        if stale:
+            _COUNTING.add(key)
+    if cached is None:
+        return _count(store, namespace, key)
+    if stale:
+        _POOL.submit(_count, store, namespace, key)
+    return cached[1]
+
+
+def _count(store: Store, namespace: str, key: tuple[int, str]) -> int:
+    try:
+        total = int(
+            store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
+        )
+    except Exception:
+        with _COUNTS_LOCK:
+            _COUNTING.discard(key)
+        raise
     with _COUNTS_LOCK:
         if len(_COUNTS) > 10_000:
             _COUNTS.clear()
-        _COUNTS[key] = (now, total)
+        _COUNTS[key] = (time.monotonic(), total)
+        _COUNTING.discard(key)
     return total
 
 

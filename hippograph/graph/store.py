@@ -146,7 +146,10 @@ class Store:
         info = read_info(settings.data_dir)
         if info is not None:
             if not attach:
-                engine = EmbeddedEngine(settings.data_dir, database=EMBEDDED_DATABASE)
+                engine = EmbeddedEngine(
+                    settings.data_dir, database=EMBEDDED_DATABASE, heap=settings.engine_heap,
+                    jvm_args=settings.engine_jvm_args,
+                )  # fmt: skip
                 engine.start()  # raises DataDirInUse with the holder's details
             user, password = credentials(settings.data_dir)
             driver = GraphDatabase.driver(info.bolt_uri, auth=(user, password))
@@ -161,6 +164,7 @@ class Store:
             database=settings.graph_database or EMBEDDED_DATABASE,
             bolt_port=settings.bolt_port,
             heap=settings.engine_heap,
+            jvm_args=settings.engine_jvm_args,
         )
         engine.start()
         user, password = credentials(settings.data_dir)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -274,3 +275,20 @@ def test_lucene_query_is_sanitized() -> None:
     assert all(ch.isalnum() or ch == " " for ch in query)
     assert query.split(" OR ") == ["caroline"]
     assert retrieval.lucene_query("the and of") == ""
+
+
+def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recall scales tag rarity by the namespace's size, counted at most once a COUNT_TTL_S:
+    an expired count is still answered while a fresh one is counted in the background."""
+    remember(runtime, namespace, NewMemory(content="Ana plays the oboe"))
+    assert retrieval._active_count(runtime.store, namespace) == 1
+    monkeypatch.setattr(retrieval, "COUNT_TTL_S", 0.0)
+    remember(runtime, namespace, NewMemory(content="Ben repairs old clocks"))
+    assert retrieval._active_count(runtime.store, namespace) == 1  # stale, refreshing
+    for _ in range(100):
+        if retrieval._active_count(runtime.store, namespace) == 2:
+            break
+        time.sleep(0.05)
+    assert retrieval._active_count(runtime.store, namespace) == 2
