@@ -1,15 +1,17 @@
 """Recall latency through the GraphQL endpoint, next to the in-memory floor.
 
-    python bench/latency.py --memories 100000 [--queries 200] [--json OUT] [--data-dir DIR]
+    python bench/latency.py --memories 100000 [--queries 200] [--warmup 500] [--json OUT]
+                            [--data-dir DIR] [--heap 2g]
 
 Builds N memories with realistic structure in a fresh embedded store: 2,000 generated sentences
 are embedded with the real model and every memory is one of them, jittered (so memories form
 clusters around real sentences and text queries land near them), with 3 tags from its topic and
 about 5 RELATES_TO edges (consecutive memories of a session plus links inside its topic). Then
-it serves the real app with uvicorn on 127.0.0.1 and times warm `recall` calls over HTTP:
-p50/p95/p99, the query-embedding time apart. The floor, on the same graph and query vectors:
-exact numpy top-k plus an in-memory breadth-first expansion. It also measures the vector
-index's recall of the exact top-10.
+it serves the real app with uvicorn on 127.0.0.1, warms it with --warmup untimed recalls (the
+timed texts' words reversed: the engine's JIT compiles its hot paths over the first few hundred
+calls) and times warm `recall` calls over HTTP: p50/p95/p99, the query-embedding time apart.
+The floor, on the same graph and query vectors: exact numpy top-k plus an in-memory
+breadth-first expansion. It also measures the vector index's recall of the exact top-10.
 
 With --data-dir the built store and what the floor needs are kept there, and a later run with
 the same directory and N times the queries again without rebuilding (building 100,000 memories
