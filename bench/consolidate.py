@@ -7,7 +7,7 @@ real work to do. Prints the load time and the consolidation time (and the second
     .venv/bin/python bench/consolidate.py [--memories 10000] [--data-dir DIR] [--profile]
                                           [--check-pairs N]
 
---data-dir keeps the loaded store in DIR/loaded (embedding 100,000 texts takes minutes) and runs
+--data-dir keeps the loaded store in DIR/loaded-N (embedding 100,000 texts takes minutes) and runs
 each consolidation on a fresh copy of it in DIR/work; --profile prints where the time went,
 statement by statement.
 """
@@ -33,7 +33,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.profiling import statement_timings  # noqa: E402
+from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph import consolidation, decide, memories  # noqa: E402
 from hippograph.graph.model import NewMemory, content_hash, now_iso  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
@@ -136,8 +136,7 @@ def main() -> None:
                 print(f"{label} {count} memories: {time.perf_counter() - started:.1f}s "
                       f"{json.dumps(report.counts, sort_keys=True)}", flush=True)  # fmt: skip
                 if timings is not None:
-                    _print_timings(timings)
-                    timings.clear()
+                    print_timings(timings)
         finally:
             rt.close()
     finally:
@@ -171,12 +170,7 @@ def check_pairs(rt: Runtime, sample: int) -> None:
     started = time.perf_counter()
     probed = _pairs(consolidation._probed_blocks(vectors, dirty))
     took = time.perf_counter() - started
-    exact: dict[tuple[int, int], float] = {}
-    for start in range(0, len(dirty), 256):
-        block = dirty[start : start + 256]
-        sims = vectors[block] @ vectors.T
-        sims[np.arange(len(block)), block] = -np.inf
-        exact |= _pairs([(block, np.arange(len(vectors)), sims)])
+    exact = _pairs(consolidation._exact_blocks(vectors, dirty))
     for floor in (decide.CONSIDER_MIN, decide.CONTRADICT_MIN, decide.NOOP_MIN):
         want = {p for p, c in exact.items() if c >= floor}
         got = len(want & probed.keys())
@@ -192,11 +186,6 @@ def _pairs(blocks: Any) -> dict[tuple[int, int], float]:
         found.update(zip(zip(me[at].tolist(), cols[col].tolist(), strict=True),
                          sims[at, col].tolist(), strict=True))  # fmt: skip
     return found
-
-
-def _print_timings(timings: dict[str, list[float]]) -> None:
-    for key, spent in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {key:<45} {len(spent):>7} calls {sum(spent):8.2f}s", flush=True)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.profiling import statement_timings  # noqa: E402
+from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph.model import MEMORY_TYPES, to_iso  # noqa: E402
 from hippograph.graph.store import Store  # noqa: E402
 from hippograph.jobs import registry  # noqa: E402
@@ -176,12 +176,7 @@ def main() -> int:
                     rows.append((name, time.perf_counter() - t, run.status, dict(run.counts)))
                 print(f"{name}: {rows[-1][1]:.1f}s {rows[-1][2]} {rows[-1][3]}", flush=True)
                 if timings is not None:
-                    for statement, calls in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
-                        print(
-                            f"    {statement:<36} {len(calls):>6} calls {sum(calls):>8.1f}s",
-                            flush=True,
-                        )
-                    timings.clear()
+                    print_timings(timings)
         finally:
             store.close()
     print(f"\n{'job':<10} {'seconds':>8}  {'status':<10} counts")

@@ -29,8 +29,8 @@ nothing to do (idempotent) and, with nothing changed since the watermark, reads 
 Each run writes a ``ConsolidationRun`` node; a dry run returns the plan and writes nothing.
 
 Scale: a bucket of up to ``EXACT_MAX`` memories is searched exactly; a larger one through
-k-means cells (``_probed_blocks``). Groups are applied ``BATCH`` to a transaction, one
-statement per kind of operation. 100,000 memories: see ``bench/consolidate.py``.
+k-means cells (``_probed_blocks``). A batch applies one statement per kind of operation.
+100,000 memories: see ``bench/consolidate.py``.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ BATCH = 500  # groups applied in one transaction
 # Close pairs gathered before they are cut down to each candidate's nearest (bounds memory).
 _PAIRS_HELD = 5_000_000
 EXACT_MAX = 20_000  # memories in a bucket up to which close pairs are found exactly
-PROBES = 8  # cells each memory is compared with above that (see _probed_pairs)
+PROBES = 8  # cells each memory is compared with above that (see _probed_blocks)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -480,18 +480,18 @@ def _bucket_edges(
     edges = []
     bounds = np.r_[0, np.nonzero(np.diff(cand))[0] + 1, len(cand)]
     for lo, hi in zip(bounds[:-1], bounds[1:], strict=False):
-        me_ = mems[rows[int(cand[lo])]]
-        near_ = [
-            _neighbour(me_, mems[rows[int(m)]], float(c))
+        me = mems[rows[int(cand[lo])]]
+        neighbours = [
+            _neighbour(me, mems[rows[int(m)]], float(c))
             for m, c in zip(near[lo:hi], cos[lo:hi], strict=True)
         ]
         decision = decider.decide(
-            Candidate(content=me_.content, memory_type=me_.memory_type,
-                      provenance=me_.provenance, occurred_at=me_.created_at),
-            near_,
+            Candidate(content=me.content, memory_type=me.memory_type,
+                      provenance=me.provenance, occurred_at=me.created_at),
+            neighbours,
         )  # fmt: skip
         if decision.action != "ADD" and decision.target:
-            edges.append((me_.id, decision.target, decision))
+            edges.append((me.id, decision.target, decision))
     return edges
 
 
@@ -547,9 +547,12 @@ def _close_blocks(sub: np.ndarray[Any, Any], dirty: np.ndarray[Any, Any]) -> Ite
     rows it may be close to, a row's cosine with itself masked out. Exact (each dirty row
     against all) up to ``EXACT_MAX`` rows; above, the all-pairs product (100,000 rows: about
     4 TFLOP, minutes on two cores) gives way to a probed search."""
-    if len(sub) > EXACT_MAX:
-        yield from _probed_blocks(sub, dirty)
-        return
+    blocks = _probed_blocks if len(sub) > EXACT_MAX else _exact_blocks
+    yield from blocks(sub, dirty)
+
+
+def _exact_blocks(sub: np.ndarray[Any, Any], dirty: np.ndarray[Any, Any]) -> Iterator[Block]:
+    """Each dirty row against every row."""
     every = np.arange(len(sub))
     for start in range(0, len(dirty), 256):
         block = dirty[start : start + 256]
@@ -739,11 +742,11 @@ def _apply_wave(tx: Tx, ns: str, ops: Sequence[Operation], now: str) -> None:
     superseded = [{"old_id": op.other, "new_id": op.keep, "reason": op.reason}
                   for op in ops if op.op in ("supersede", "resolve")]  # fmt: skip
     if superseded:
-        tx.run("consolidation/supersede", namespace=ns, now=now, rows=superseded)
+        tx.run("memory/supersede", namespace=ns, now=now, rows=superseded)
     contradicted = [op for op in ops if op.op in ("resolve", "flag")]
     if contradicted:
         # Make sure the CONTRADICTS edge exists; mark it resolved when the newer one won.
-        tx.run("consolidation/contradicts", namespace=ns, now=now,
+        tx.run("link/contradicts_rows", namespace=ns, now=now,
                rows=[{"from_id": op.keep, "to_id": op.other} for op in contradicted])  # fmt: skip
     resolved = [{"a": op.keep, "b": op.other, "resolution": f"newer wins: {op.keep}"}
                 for op in contradicted if op.op == "resolve"]  # fmt: skip

@@ -362,10 +362,8 @@ def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason:
         tx.run(
             "memory/supersede",
             namespace=namespace,
-            old_id=old_id,
-            new_id=new_id,
             now=now_iso(),
-            reason=reason,
+            rows=[{"old_id": old_id, "new_id": new_id, "reason": reason}],
         )
 
     store.write_tx(work)

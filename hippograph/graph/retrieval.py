@@ -15,6 +15,7 @@ for; negative memories whose trigger patterns match the context are always surfa
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import threading
@@ -34,6 +35,7 @@ from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.store import Row, Store
 from hippograph.graph.tagging import STOPWORDS
 
+log = logging.getLogger(__name__)
 _WORD = re.compile(r"[A-Za-z0-9]+")
 # Reads of one recall that can run beside the query embedding (full-text seeds, negative rules).
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hippograph-recall")
@@ -406,6 +408,7 @@ def _count(store: Store, namespace: str, key: tuple[int, str]) -> int:
             store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
         )
     except Exception:
+        log.warning("counting namespace %s failed; the next recall counts again", namespace)
         with _COUNTS_LOCK:
             _COUNTING.discard(key)
         raise

@@ -103,9 +103,13 @@ def run_named(
     runner: ManagedTransaction | neo4j.Session, dialect: Dialect, name: str, params: Row
 ) -> list[Row]:
     """Run the named statement of ``dialect`` on a transaction or (auto-commit) a session."""
-    query = queries.load(name, dialect.name)
-    result = runner.run(query.text, {**dialect.params(), **params})
-    return [row_of(record) for record in result]
+    return [row_of(record) for record in runner.run(*statement(dialect, name, params))]
+
+
+def statement(dialect: Dialect, name: str, params: Row) -> tuple[str, Row]:
+    """The text of the named statement for ``dialect`` and its parameters, the dialect's own
+    (index names) included."""
+    return queries.load(name, dialect.name).text, {**dialect.params(), **params}
 
 
 class Store:
@@ -244,8 +248,7 @@ class Store:
                 fetch_size=STREAM_FETCH,
             ) as session,
         ):  # fmt: skip
-            query = queries.load(name, self.dialect.name)
-            for record in session.run(query.text, {**self.dialect.params(), **params}):
+            for record in session.run(*statement(self.dialect, name, params)):
                 yield row_of(record)
 
     def write(self, name: str, /, **params: Any) -> list[Row]:

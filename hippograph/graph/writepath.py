@@ -530,24 +530,12 @@ def _write(
         tx.run("memory/reinforce", namespace=namespace, now=now, rows=rows)
     if plan.tag_pairs:
         tx.run("tag/attach", namespace=namespace, pairs=plan.tag_pairs, now=now)
-    for old_id, new_id, reason in plan.supersedes:
-        tx.run(
-            "memory/supersede",
-            namespace=namespace,
-            old_id=old_id,
-            new_id=new_id,
-            now=now,
-            reason=reason,
-        )
-    for from_id, to_id in plan.contradicts:
-        tx.run(
-            "link/contradicts",
-            namespace=namespace,
-            from_id=from_id,
-            to_id=to_id,
-            weight=1.0,
-            now=now,
-        )
+    if plan.supersedes:
+        rows = [{"old_id": o, "new_id": n, "reason": why} for o, n, why in plan.supersedes]
+        tx.run("memory/supersede", namespace=namespace, now=now, rows=rows)
+    if plan.contradicts:
+        rows = [{"from_id": a, "to_id": b} for a, b in plan.contradicts]
+        tx.run("link/contradicts_rows", namespace=namespace, now=now, rows=rows)
     if plan.decisions:
         tx.run("decision/record", rows=plan.decisions)
     if derive:

@@ -307,7 +307,7 @@ def test_probed_search_finds_the_close_pairs_exact_search_finds() -> None:
     one, with the same cosines, and never pair a memory with itself."""
     vectors = _topics(6000, 11)
     dirty = np.sort(np.random.default_rng(3).choice(len(vectors), 2000, replace=False))
-    exact = _close(consolidation._close_blocks(vectors, dirty))
+    exact = _close(consolidation._exact_blocks(vectors, dirty))
     probed = _close(consolidation._probed_blocks(vectors, dirty))
     assert exact and all(a != b for a, b in probed) and set(probed) <= set(exact)
     assert all(abs(probed[p] - exact[p]) < 1e-4 for p in probed)

@@ -1,3 +1,4 @@
+// link/contradicts for many pairs at once, weight 1.0 (the write path and consolidation).
 UNWIND $rows AS row
 MATCH (a:Memory {id: row.from_id})
 MATCH (b:Memory {id: row.to_id})
