@@ -1,7 +1,7 @@
 """Where a recall spends its time: each named statement's calls and latency, on a kept store.
 
     python bench/latency.py --memories 100000 --data-dir DIR    # builds and keeps the store
-    python bench/recall_steps.py --memories 100000 --data-dir DIR [--queries 100]
+    python bench/recall_steps.py --memories 100000 --data-dir DIR [--queries 100] [--warmup 300]
 
 Runs `recall` in-process (no HTTP, no post-retrieval maintenance) on the store and queries
 that bench/latency.py kept in DIR, and prints the total p50/p95 and, per statement, calls per
@@ -35,6 +35,7 @@ def main() -> int:
     parser.add_argument("--memories", type=int, required=True)
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--warmup", type=int, default=300, help="untimed recalls first (JIT)")
     args = parser.parse_args()
     state = args.data_dir / f"bench-state-{args.memories}.npz"
     if not state.exists():
@@ -43,8 +44,12 @@ def main() -> int:
     timings = statement_timings()
     rt = Runtime.open(Settings.from_env({}, data_dir=args.data_dir), attach=False)
     try:
-        for q in queries[:20]:  # warm-up
-            retrieval.recall(rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=q))
+        warmups = [" ".join(reversed(q.split())) for q in queries]
+        for n in range(args.warmup):
+            context = warmups[n % len(warmups)]
+            retrieval.recall(
+                rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=context)
+            )
         timings.clear()
         totals = []
         for q in queries:

@@ -24,6 +24,9 @@ class Dialect:
     own_steps: tuple[str, ...] = ()
     # GDS may be present on Neo4j; jobs probe for it. Never available on ArcadeDB.
     may_have_gds: bool = False
+    # Postings a full-text query may score: its rarest words are kept while their document
+    # frequencies fit (`termstats`). None: the index skips what cannot rank, no budget needed.
+    fulltext_max_postings: int | None = None
 
     def params(self) -> dict[str, str]:
         """Index names, passed to every statement as parameters (procedure arguments)."""
@@ -87,6 +90,9 @@ ARCADEDB = Dialect(
     ),
     vector_oversample=10,
     own_steps=_ARCADEDB_OWN,
+    # It scores every posting of every word (~1 us each): 10,000 postings cost about what
+    # embedding the query does, and the two run side by side.
+    fulltext_max_postings=10_000,
 )
 
 DIALECTS = {d.name: d for d in (NEO4J, ARCADEDB)}

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.graph import cues, validate
+from hippograph.graph import cues, termstats, validate
 from hippograph.graph.embedder import Embedder
 from hippograph.graph.memories import to_memory
 from hippograph.graph.model import MEMORY_TYPES, Memory, now_iso, parse_iso
@@ -192,11 +192,10 @@ def recall(
     )
 
 
-def lucene_query(text: str) -> str:
-    """Content words of ``text`` OR-ed together; nothing the Lucene syntax could misread."""
+def query_words(text: str) -> list[str]:
+    """The distinct content words of ``text``, lowercased: nothing Lucene syntax could misread."""
     words = [w.lower() for w in _WORD.findall(text)]
-    kept = [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 1]
-    return " OR ".join(kept[:32])
+    return [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 1][:32]
 
 
 def _floats(vector: Any) -> list[float]:
@@ -212,7 +211,11 @@ def _fulltext(
     config: CascadeConfig,
 ) -> tuple[dict[str, float], set[str]]:
     """Full-text hits (id -> score) and which of them are superseded."""
-    query = lucene_query(text)
+    words = query_words(text)
+    frequencies = termstats.for_store(store)
+    if frequencies is not None:
+        words = frequencies.select(words, _POOL)
+    query = " OR ".join(words)
     if not query or config.fulltext_hits <= 0:
         return {}, set()
     k = config.fulltext_hits

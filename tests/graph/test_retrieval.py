@@ -270,11 +270,10 @@ def test_bad_requests(runtime: Runtime, namespace: str) -> None:
     assert err.value.field == "memoryTypes[0]"
 
 
-def test_lucene_query_is_sanitized() -> None:
-    query = retrieval.lucene_query('What did "Caroline" do: (AND) OR* ~2 \\ /?')
-    assert all(ch.isalnum() or ch == " " for ch in query)
-    assert query.split(" OR ") == ["caroline"]
-    assert retrieval.lucene_query("the and of") == ""
+def test_query_words_are_sanitized() -> None:
+    words = retrieval.query_words('What did "Caroline" do: (AND) OR* ~2 \\ /? Caroline')
+    assert words == ["caroline"]
+    assert retrieval.query_words("the and of") == []
 
 
 def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
