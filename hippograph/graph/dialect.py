@@ -27,10 +27,19 @@ class Dialect:
     # Postings a full-text query may score: its rarest words are kept while their document
     # frequencies fit (`termstats`). None: the index skips what cannot rank, no budget needed.
     fulltext_max_postings: int | None = None
+    # vector.similarity.cosine is the raw cosine on ArcadeDB, (1 + cosine) / 2 on Neo4j:
+    # statements write `$cosine_scale * vector.similarity.cosine(a, b) + $cosine_shift`.
+    cosine_scale: float = 1.0
+    cosine_shift: float = 0.0
 
-    def params(self) -> dict[str, str]:
-        """Index names, passed to every statement as parameters (procedure arguments)."""
-        return {"vector_index": self.vector_index, "fulltext_index": self.fulltext_index}
+    def params(self) -> dict[str, str | float]:
+        """Index names and the cosine correction, passed to every statement as parameters."""
+        return {
+            "vector_index": self.vector_index,
+            "fulltext_index": self.fulltext_index,
+            "cosine_scale": self.cosine_scale,
+            "cosine_shift": self.cosine_shift,
+        }
 
 
 _COMMON_SCHEMA = (
@@ -76,6 +85,8 @@ NEO4J = Dialect(
     schema=(*_COMMON_SCHEMA, "schema/memory_embedding_index", "schema/memory_content_index"),
     vector_oversample=10,
     may_have_gds=True,
+    cosine_scale=2.0,
+    cosine_shift=-1.0,
 )
 
 ARCADEDB = Dialect(

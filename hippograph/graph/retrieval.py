@@ -20,7 +20,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -159,17 +159,21 @@ def recall(
 
     traces = _seeds(store, namespace, vector, fulltext, config, superseded)
     embedding = _floats(query)
-    rows = store.read("recall/scores", namespace=namespace, ids=list(traces), embedding=embedding)
     top_ft = max(fulltext.values(), default=0.0)
-    for row in rows:
-        traces[row["id"]].activation = _relevance(
-            float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config
-        )
-    _expand(store, namespace, traces, config, statuses, scope, _active_count(store, namespace))
-    fetched = {r["id"] for r in rows}
-    rest = [i for i in traces if i not in fetched]
-    if rest:
-        rows += store.read("recall/scores", namespace=namespace, ids=rest, embedding=embedding)
+
+    def relevance(row: Row) -> float:
+        return _relevance(float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config)
+
+    scored: dict[str, Row] = {}
+    if len(traces) > config.frontier:
+        # The first hop expands the most relevant seeds only: score them before it.
+        _score(store, namespace, list(traces), embedding, scored, traces, relevance)
+    total = _active_count(store, namespace) if config.depth else 0
+    _expand(store, namespace, traces, config, statuses, scope, total, embedding, scored, relevance)
+    rest = [i for i in traces if i not in scored]
+    if rest:  # no expansion ran, or a successor or a seed it did not reach
+        _score(store, namespace, rest, embedding, scored, traces, relevance)
+    rows = list(scored.values())
     ranked, best = _rank(rows, traces, fulltext, named, context, request, config, statuses)
     flagged = flagged_job.result()
     chosen, reset = _session_filter(store, namespace, request, query, ranked, k, config)
@@ -318,9 +322,10 @@ def _seeds(
         # flagged as a gap by its low relevance) rather than with nothing.
         for memory_id, _ in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
             chosen.setdefault(memory_id, set()).add("vector")
+    replaced = [i for i in chosen if i in superseded]  # only a superseded memory has one
     successors = {
         r["old_id"]: r["new_id"]
-        for r in store.read("recall/successors", namespace=ns, ids=list(chosen))
+        for r in (store.read("recall/successors", namespace=ns, ids=replaced) if replaced else [])
     }
     traces: dict[str, _Trace] = {}
     for memory_id, kinds in chosen.items():
@@ -328,6 +333,21 @@ def _seeds(
         trace = traces.setdefault(target, _Trace(seed=target))
         trace.kinds |= kinds | ({"successor"} if target != memory_id else set())
     return traces
+
+
+def _score(
+    store: Store,
+    ns: str,
+    ids: list[str],
+    embedding: list[float],
+    scored: dict[str, Row],
+    traces: dict[str, _Trace],
+    relevance: Callable[[Row], float],
+) -> None:
+    """Fetch what ranking needs of ``ids`` into ``scored``; a seed starts with its relevance."""
+    for row in store.read("recall/scores", namespace=ns, ids=ids, embedding=embedding):
+        scored[row["id"]] = row
+        traces[row["id"]].activation = relevance(row)
 
 
 def _expand(
@@ -338,10 +358,17 @@ def _expand(
     statuses: list[str],
     scope: dict[str, Any],
     total: int,
+    embedding: list[float],
+    scored: dict[str, Row],
+    relevance: Callable[[Row], float],
 ) -> None:
     """Spread activation breadth-first from the seeds (a seed starts with its relevance). A
-    memory keeps the largest amount it receives from another memory and passes that on."""
+    memory keeps the largest amount it receives from another memory and passes that on.
+
+    Every memory reached comes back with its ranking fields (into ``scored``); the first hop
+    also scores the seeds not scored yet (its 'SELF' rows), before spreading from them."""
     frontier = sorted(traces, key=lambda i: -traces[i].activation)
+    unscored = [i for i in traces if i not in scored]
     for _hop in range(config.depth):
         if not frontier:
             return
@@ -349,6 +376,8 @@ def _expand(
             "recall/expand",
             namespace=ns,
             frontier=frontier[: config.frontier],
+            scored_ids=unscored,
+            embedding=embedding,
             statuses=statuses,
             edge_floor=config.edge_floor,
             fan_out=config.fan_out,
@@ -356,8 +385,16 @@ def _expand(
             max_cluster_size=config.max_cluster_size,
             **scope,
         )
+        unscored = []
+        for row in rows:
+            if row["type"] == "SELF" or row["dst"] not in scored:
+                scored[row["dst"]] = {"id": row["dst"], **row["scored"]}
+            if row["type"] == "SELF":
+                traces[row["dst"]].activation = relevance(scored[row["dst"]])
         touched: dict[str, float] = {}
         for row in rows:
+            if row["type"] == "SELF":
+                continue
             source = traces[row["src"]]
             weight = _edge_weight(row, config, total)
             amount = source.activation * weight * config.hop_decay

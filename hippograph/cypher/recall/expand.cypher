@@ -1,6 +1,8 @@
 // One breadth-first hop from the frontier over weighted edges, fan-out bounded per node:
 // RELATES_TO (weight x confidence, above a floor), shared tags (only tags carried by at most
 // $max_tag_degree memories), shared clusters (size-bounded), SUPERSEDES, and the rest.
+// Each reached memory comes with what ranking needs of it (`scored`, as recall/scores gives),
+// so it is not looked up again; 'SELF' rows score $scored_ids (the seeds, on the first hop).
 UNWIND $frontier AS src
 MATCH (a:Memory {id: src})-[r:RELATES_TO]-(m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses
@@ -9,9 +11,13 @@ WHERE m.namespace = $namespace AND m.status IN $statuses
        OR (m.scope = 'session' AND m.session_id = $session_id))
 WITH src, m, coalesce(r.weight, 1.0) * coalesce(r.confidence, 1.0) AS w, coalesce(r.kind, '') AS via
 ORDER BY w DESC
-WITH src, collect({id: m.id, w: w, via: via})[0..$fan_out] AS top
+WITH src, collect({m: m, w: w, via: via})[0..$fan_out] AS top
 UNWIND top AS hit
-RETURN src, hit.id AS dst, 'RELATES_TO' AS type, hit.w AS w, hit.via AS via, 0 AS degree
+WITH src, hit, hit.m AS m
+RETURN src, m.id AS dst, 'RELATES_TO' AS type, hit.w AS w, hit.via AS via, 0 AS degree,
+       m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
+          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
 UNION ALL
 UNWIND $frontier AS src
 MATCH (a:Memory {id: src})-[:HAS_TAG]->(t:Tag)
@@ -21,9 +27,13 @@ WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
        OR (m.scope = 'session' AND m.session_id = $session_id))
 WITH src, m, t ORDER BY t.count ASC
-WITH src, collect({id: m.id, via: t.name, degree: t.count})[0..$fan_out] AS top
+WITH src, collect({m: m, via: t.name, degree: t.count})[0..$fan_out] AS top
 UNWIND top AS hit
-RETURN src, hit.id AS dst, 'HAS_TAG' AS type, 1.0 AS w, hit.via AS via, hit.degree AS degree
+WITH src, hit, hit.m AS m
+RETURN src, m.id AS dst, 'HAS_TAG' AS type, 1.0 AS w, hit.via AS via, hit.degree AS degree,
+       m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
+          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
 UNION ALL
 UNWIND $frontier AS src
 MATCH (a:Memory {id: src})-[:IN_CLUSTER]->(c:Cluster)
@@ -32,15 +42,32 @@ MATCH (c)<-[:IN_CLUSTER]-(m:Memory)
 WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
        OR (m.scope = 'session' AND m.session_id = $session_id))
-WITH src, collect({id: m.id, via: c.id, degree: c.size})[0..$fan_out] AS top
+WITH src, collect({m: m, via: c.id, degree: c.size})[0..$fan_out] AS top
 UNWIND top AS hit
-RETURN src, hit.id AS dst, 'IN_CLUSTER' AS type, 1.0 AS w, hit.via AS via, hit.degree AS degree
+WITH src, hit, hit.m AS m
+RETURN src, m.id AS dst, 'IN_CLUSTER' AS type, 1.0 AS w, hit.via AS via, hit.degree AS degree,
+       m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
+          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
 UNION ALL
 UNWIND $frontier AS src
 MATCH (a:Memory {id: src})-[r:SUPERSEDES|CONTRADICTS|DERIVED_FROM]-(m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
        OR (m.scope = 'session' AND m.session_id = $session_id))
-WITH src, collect({id: m.id, type: type(r)})[0..$fan_out] AS top
+WITH src, collect({m: m, type: type(r)})[0..$fan_out] AS top
 UNWIND top AS hit
-RETURN src, hit.id AS dst, hit.type AS type, 1.0 AS w, '' AS via, 0 AS degree
+WITH src, hit, hit.m AS m
+RETURN src, m.id AS dst, hit.type AS type, 1.0 AS w, '' AS via, 0 AS degree,
+       m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
+          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
+
+UNION ALL
+UNWIND $scored_ids AS src
+MATCH (m:Memory {id: src})
+WHERE m.namespace = $namespace
+RETURN src, src AS dst, 'SELF' AS type, 0.0 AS w, '' AS via, 0 AS degree,
+       m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
+          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored

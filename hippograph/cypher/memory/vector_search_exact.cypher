@@ -1,7 +1,7 @@
-// Neo4j's vector.similarity.cosine is normalized to (1 + cosine) / 2.
+// Exact nearest memories of the namespace by cosine.
 MATCH (m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses AND m.embedding IS NOT NULL
-WITH m, 2 * vector.similarity.cosine(m.embedding, $embedding) - 1 AS cosine
+WITH m, $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift AS cosine
 ORDER BY cosine DESC
 LIMIT $k
 RETURN m.id AS id, cosine

@@ -1,7 +1,0 @@
-// ArcadeDB's vector.similarity.cosine is the raw cosine.
-MATCH (m:Memory)
-WHERE m.namespace = $namespace AND m.status IN $statuses AND m.embedding IS NOT NULL
-WITH m, vector.similarity.cosine(m.embedding, $embedding) AS cosine
-ORDER BY cosine DESC
-LIMIT $k
-RETURN m.id AS id, cosine
