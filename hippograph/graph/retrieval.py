@@ -417,22 +417,25 @@ def _expand(
         frontier = sorted(touched, key=lambda i: -touched[i])
 
 
-# Active memories per (store, namespace): it only scales tag rarity, so a count up to
-# COUNT_TTL_S old is as good as an exact one, and counting a large namespace costs more than
-# the rest of a recall on the embedded engine (100k memories: ~400 ms). An expired count is
-# still used while a fresh one is counted off the query's path.
-COUNT_TTL_S = 60.0
-_COUNTS: dict[tuple[int, str], tuple[float, int]] = {}
+# Active memories per (store, namespace): it only scales tag rarity, log(n / degree) / log(n),
+# which moves by under 1% when n moves by 10% (n >= 1,000, degree <= max_tag_degree), so a
+# count somewhat old is as good as an exact one. Counting costs ~n records read (100k memories:
+# ~0.5 s of engine time), so a count is kept COUNT_COST_RATIO times as long as it took (within
+# the bounds below: a small namespace is recounted every few seconds, 100k every ~8 minutes) and
+# an expired count is still used while a fresh one is counted off the query's path.
+COUNT_COST_RATIO = 1000.0
+COUNT_TTL_MIN_S = 5.0
+COUNT_TTL_MAX_S = 900.0
+_COUNTS: dict[tuple[int, str], tuple[float, int]] = {}  # -> (expires at, count)
 _COUNTING: set[tuple[int, str]] = set()
 _COUNTS_LOCK = threading.Lock()
 
 
 def _active_count(store: Store, namespace: str) -> int:
     key = (id(store), namespace)
-    now = time.monotonic()
     with _COUNTS_LOCK:
         cached = _COUNTS.get(key)
-        stale = cached is not None and now - cached[0] >= COUNT_TTL_S and key not in _COUNTING
+        stale = cached is not None and time.monotonic() >= cached[0] and key not in _COUNTING
         if stale:
             _COUNTING.add(key)
     if cached is None:
@@ -443,6 +446,7 @@ def _active_count(store: Store, namespace: str) -> int:
 
 
 def _count(store: Store, namespace: str, key: tuple[int, str]) -> int:
+    started = time.monotonic()
     try:
         total = int(
             store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
@@ -452,10 +456,12 @@ def _count(store: Store, namespace: str, key: tuple[int, str]) -> int:
         with _COUNTS_LOCK:
             _COUNTING.discard(key)
         raise
+    now = time.monotonic()
+    ttl = min(COUNT_TTL_MAX_S, max(COUNT_TTL_MIN_S, COUNT_COST_RATIO * (now - started)))
     with _COUNTS_LOCK:
         if len(_COUNTS) > 10_000:
             _COUNTS.clear()
-        _COUNTS[key] = (time.monotonic(), total)
+        _COUNTS[key] = (now + ttl, total)
         _COUNTING.discard(key)
     return total
 

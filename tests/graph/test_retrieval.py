@@ -279,15 +279,20 @@ def test_query_words_are_sanitized() -> None:
 def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
     runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Recall scales tag rarity by the namespace's size, counted at most once a COUNT_TTL_S:
-    an expired count is still answered while a fresh one is counted in the background."""
+    """Recall scales tag rarity by the namespace's size, recounted once the count expires (it
+    is kept in proportion to what it cost): an expired count is still answered while a fresh
+    one is counted in the background."""
     remember(runtime, namespace, NewMemory(content="Ana plays the oboe"))
     assert retrieval._active_count(runtime.store, namespace) == 1
-    monkeypatch.setattr(retrieval, "COUNT_TTL_S", 0.0)
+    remember(runtime, namespace, NewMemory(content="Cy tunes pianos"))
+    assert retrieval._active_count(runtime.store, namespace) == 1  # not expired: kept
+    monkeypatch.setattr(retrieval, "COUNT_TTL_MIN_S", 0.0)
+    monkeypatch.setattr(retrieval, "COUNT_COST_RATIO", 0.0)
+    retrieval._COUNTS[(id(runtime.store), namespace)] = (0.0, 1)  # expire it
     remember(runtime, namespace, NewMemory(content="Ben repairs old clocks"))
     assert retrieval._active_count(runtime.store, namespace) == 1  # stale, refreshing
     for _ in range(100):
-        if retrieval._active_count(runtime.store, namespace) == 2:
+        if retrieval._active_count(runtime.store, namespace) == 3:
             break
         time.sleep(0.05)
-    assert retrieval._active_count(runtime.store, namespace) == 2
+    assert retrieval._active_count(runtime.store, namespace) == 3
