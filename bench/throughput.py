@@ -1,6 +1,6 @@
 """Cold start and write throughput (issue: foundation).
 
-    python bench/throughput.py [--batch 1000] [--json OUT]
+    python bench/throughput.py [--batch 1000] [--json OUT] [--profile]
 
 1. Cold start: runs `hippograph serve` on a fresh data directory as a separate process and
    times from launch to the first answered GraphQL query (engine start, model load, schema).
@@ -25,6 +25,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph import memories  # noqa: E402
 from hippograph.graph.model import NewMemory  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
@@ -66,7 +67,7 @@ def texts(n: int, salt: str) -> list[str]:
     return [f"{people[i % 8]} enjoys {things[(i // 8) % 8]} on day {i} ({salt})" for i in range(n)]
 
 
-def writes(batch: int) -> tuple[float, float]:
+def writes(batch: int, *, profile: bool = False) -> tuple[float, float]:
     rt = Runtime.open(
         Settings.from_env({}, data_dir=Path(tempfile.mkdtemp(prefix="hippograph-w-"))), attach=False
     )
@@ -77,9 +78,15 @@ def writes(batch: int) -> tuple[float, float]:
         rt.embedder.embed(sample)
         embed_rate = batch / (time.perf_counter() - t)
         items = [NewMemory(content=c) for c in texts(batch, "write")]
+        timings = statement_timings() if profile else None
         t = time.perf_counter()
         results = memories.remember(rt.store, rt.embedder, "bench", items, policy=rt.policy)
         write_rate = batch / (time.perf_counter() - t)
+        if timings is not None:
+            print(
+                f"where the batch's {batch / write_rate:.2f} s went (the rest: embedding, Python):"
+            )
+            print_timings(timings)
         assert sum(r.created for r in results) == batch, "every memory must be stored"
     finally:
         rt.close()
@@ -92,10 +99,13 @@ def main() -> int:
     )
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--profile", action="store_true", help="time each statement of the batch")
+    parser.add_argument("--no-cold-start", action="store_true", help="only the write throughput")
     args = parser.parse_args()
-    cold = cold_start()
-    print(f"cold start to the first answered query: {cold:.1f} s")
-    embed_rate, write_rate = writes(args.batch)
+    cold = None if args.no_cold_start else cold_start()
+    if cold is not None:
+        print(f"cold start to the first answered query: {cold:.1f} s")
+    embed_rate, write_rate = writes(args.batch, profile=args.profile)
     print(f"raw embedding throughput: {embed_rate:.0f} texts/s")
     print(
         f"remember throughput (one batch of {args.batch}): {write_rate:.0f} memories/s "
@@ -105,7 +115,7 @@ def main() -> int:
         args.json.write_text(
             json.dumps(
                 {
-                    "cold_start_s": round(cold, 2),
+                    "cold_start_s": None if cold is None else round(cold, 2),
                     "embed_per_s": round(embed_rate, 1),
                     "remember_per_s": round(write_rate, 1),
                     "batch": args.batch,
