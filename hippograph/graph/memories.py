@@ -114,8 +114,12 @@ def remember(
         decider=policy.decider,
         record_event=True,
     )
-    ids = [o.memory_id for o in outcomes if o.memory_id is not None]
-    by_id = {m.id: m for m in get_many(store, namespace, list(dict.fromkeys(ids)))}
+    # Memories this batch created and left alone are returned as written; only the others
+    # (reinforced, updated, superseded) are read back.
+    by_id = {o.written.id: o.written for o in outcomes if o.written is not None}
+    ids = [o.memory_id for o in outcomes if o.memory_id is not None and o.memory_id not in by_id]
+    if ids:
+        by_id.update((m.id, m) for m in get_many(store, namespace, list(dict.fromkeys(ids))))
     seen: set[str] = set()
     results = []
     for outcome in outcomes:

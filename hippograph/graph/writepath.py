@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,10 @@ NEIGHBOUR_CHUNK = 250
 # Up to this many memories in the searched scopes, the exact fallback runs here on their
 # embeddings; beyond it, in the database per item.
 EXACT_LIMIT = 5_000
+# A batch skips the vector index and searches exactly, here, when its scopes hold at most this
+# many memories per item of the batch (and at most EXACT_LIMIT): reading an embedding costs
+# about a twentieth of a vector-index query. A first import into a new namespace reads nothing.
+EXACT_PER_ITEM = 20
 Vector = npt.NDArray[np.float32]
 
 
@@ -65,6 +69,9 @@ class Outcome:
     decision_id: str
     reason: str
     decider: str
+    # The memory exactly as this batch created it, when no later fact of the batch changed it
+    # (callers need not read it back); None otherwise.
+    written: Memory | None = None
 
 
 @dataclass
@@ -73,12 +80,14 @@ class _Plan:
 
     outcomes: list[Outcome] = field(default_factory=list)
     creates: list[dict[str, Any]] = field(default_factory=list)
-    tag_pairs: list[dict[str, str]] = field(default_factory=list)
+    tag_pairs: list[dict[str, str]] = field(default_factory=list)  # on existing memories
+    new_tags: dict[str, list[str]] = field(default_factory=dict)  # tag -> created memories
     crumbs: dict[str, list[str]] = field(default_factory=dict)
     updates: list[dict[str, Any]] = field(default_factory=list)
     supersedes: list[tuple[str, str, str]] = field(default_factory=list)
     contradicts: list[tuple[str, str]] = field(default_factory=list)
     decisions: list[dict[str, Any]] = field(default_factory=list)
+    written: dict[str, Memory] = field(default_factory=dict)
 
 
 def scope_key_of(memory: Memory) -> str:
@@ -190,7 +199,13 @@ def commit(
             respect_tombstones=respect_tombstones, tombstones_before=tombstones_before,
             record_event=record_event, episodes=episodes, extra=extra, vectors=vectors,
         )  # fmt: skip
-    return plan.outcomes
+    changed = {o.target for o in plan.outcomes if o.target}  # NOOP, UPDATE, SUPERSEDE, ...
+    return [
+        replace(o, written=plan.written[o.memory_id])
+        if o.created and o.memory_id in plan.written and o.memory_id not in changed
+        else o
+        for o in plan.outcomes
+    ]
 
 
 def _candidate(item: NewMemory) -> Candidate:
@@ -210,8 +225,16 @@ def _stored_neighbours(
     scopes: Sequence[str],
 ) -> list[list[Neighbour]]:
     """Per item, its nearest stored memories in its namespace and scope (at most
-    ``NEIGHBOURS_K``), for the whole batch in a few round trips: the vector index for all items,
-    then, for the items it gave fewer than k of ours, one exact search in process."""
+    ``NEIGHBOURS_K``), for the whole batch in a few round trips: when the scopes are small, one
+    exact search in process; otherwise the vector index for all items, then, for the items it
+    gave fewer than k of ours, the exact search."""
+    small = min(EXACT_LIMIT, EXACT_PER_ITEM * len(items))
+    size = store.read(
+        "decision/scope_size", namespace=namespace, scopes=sorted(set(scopes)), limit=small + 1
+    )[0]["count"]
+    if size <= small:
+        exact = _exact_neighbours(store, namespace, vectors, scopes) if size else []
+        return _as_neighbours(items, exact or [[] for _ in items])
     found: list[list[Row]] = [[] for _ in items]
     candidates = max(NEIGHBOURS_K * store.dialect.vector_oversample, 50)
     for start in range(0, len(items), NEIGHBOUR_CHUNK):
@@ -235,6 +258,10 @@ def _stored_neighbours(
                                   [scopes[i] for i in short])  # fmt: skip
         for i, rows_of_i in zip(short, exact, strict=True):
             found[i] = rows_of_i
+    return _as_neighbours(items, found)
+
+
+def _as_neighbours(items: Sequence[NewMemory], found: Sequence[list[Row]]) -> list[list[Neighbour]]:
     return [
         [
             Neighbour(
@@ -438,9 +465,11 @@ def _apply(
         plan.tag_pairs += [{"memory_id": target, "tag": t} for t in tags]
         return target
     new_id = str(uuid.uuid4())
-    props = memories._node_props(namespace, item, digest, key, vector, now)
-    plan.creates.append({**props, "id": new_id})
-    plan.tag_pairs += [{"memory_id": new_id, "tag": t} for t in tags]
+    props = {**memories._node_props(namespace, item, digest, key, vector, now), "id": new_id}
+    plan.creates.append(props)
+    plan.written[new_id] = memories.to_memory({"memory": props, "tags": tags})
+    for tag in tags:
+        plan.new_tags.setdefault(tag, []).append(new_id)
     if decision.action == "SUPERSEDE" and target:
         plan.supersedes.append((target, new_id, decision.reason))
     elif decision.action == "CONTRADICT" and target:
@@ -528,6 +557,9 @@ def _write(
     if plan.crumbs:
         rows = [{"id": k, "crumbs": v, "times": len(v)} for k, v in plan.crumbs.items()]
         tx.run("memory/reinforce", namespace=namespace, now=now, rows=rows)
+    if plan.new_tags:
+        tags = [{"name": t, "memory_ids": ids} for t, ids in plan.new_tags.items()]
+        tx.run("tag/attach_new", namespace=namespace, tags=tags, now=now)
     if plan.tag_pairs:
         tx.run("tag/attach", namespace=namespace, pairs=plan.tag_pairs, now=now)
     if plan.supersedes:

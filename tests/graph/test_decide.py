@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from hippograph.graph import history, memories
+from hippograph.graph import history, memories, writepath
 from hippograph.graph.decide import (
     Candidate,
     LLMDecider,
@@ -110,6 +110,31 @@ def test_two_phrasings_of_one_fact_are_one_memory_of_strength_two(
     assert b.memory.id == a.memory.id and not b.created
     assert b.memory.strength == 2
     assert [m.id for m in active(rt, namespace)] == [a.memory.id]
+
+
+@pytest.mark.parametrize("per_item", [0, 20], ids=["vector-index", "exact-small-scope"])
+def test_a_batch_finds_its_stored_duplicates_by_index_or_exactly(
+    rt: Runtime, namespace: str, per_item: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neighbours come from the vector index, or, when the batch's scopes hold few memories,
+    from one exact search in process: both find the stored near-duplicate."""
+    monkeypatch.setattr(writepath, "EXACT_PER_ITEM", per_item)
+    stored = remember(
+        rt,
+        namespace,
+        NewMemory(content="Melanie loves hiking in the mountains"),
+        NewMemory(content="The office plant needs water on Fridays"),
+        NewMemory(content="Sam keeps his bike in the basement"),
+        NewMemory(content="Melanie loves hiking", scope="project", project="other"),
+    )
+    results = remember(
+        rt,
+        namespace,
+        NewMemory(content="Melanie really enjoys hiking in the mountains"),
+        NewMemory(content="The quarterly report is due in March"),
+    )
+    assert [r.created for r in results] == [False, True]
+    assert results[0].memory.id == stored[0].memory.id
 
 
 def test_a_fact_spanning_two_topics_keeps_both_tags(rt: Runtime, namespace: str) -> None:

@@ -55,6 +55,7 @@ def test_remember_round_trips_every_field(any_runtime: Runtime, namespace: str) 
     assert {"deploy", "ops", "path:ops/deploy.md"} <= set(m.tags)  # given, plus inferred
     assert (m.confidence, m.trust_score, m.strength, m.status) == (0.8, 0.9, 1, "active")
     assert m.created_at == "2024-05-01T10:00:00Z"
+    assert result.memory == m  # returned as written, without a read-back: the same memory
 
 
 def test_identical_content_reinforces_instead_of_duplicating(
@@ -78,6 +79,7 @@ def test_duplicates_inside_one_batch_collapse(runtime: Runtime, namespace: str) 
     assert [r.created for r in results] == [True, False]
     assert results[0].memory.id == results[1].memory.id
     assert results[1].memory.strength == 2
+    assert results[0].memory == results[1].memory  # changed later in the batch: read back
     assert count(runtime, namespace) == 1
 
 
