@@ -1,12 +1,12 @@
 """Cold start and write throughput (issue: foundation).
 
-    python bench/throughput.py [--batch 1000] [--json OUT] [--profile]
+    python bench/throughput.py [--batch 1000] [--repeat 3] [--json OUT] [--profile]
 
 1. Cold start: runs `hippograph serve` on a fresh data directory as a separate process and
    times from launch to the first answered GraphQL query (engine start, model load, schema).
-2. Writes: `remember` of one batch of N short memories through the library, next to the raw
-   embedding throughput of the same model on the same texts in the same run (the physical limit
-   of the write path on this machine).
+2. Writes: `remember` of a batch of N short memories through the library, next to the raw
+   embedding throughput of the same model on texts of the same shape in the same run (the
+   physical limit of the write path on this machine); --repeat rounds, medians reported.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -67,30 +68,38 @@ def texts(n: int, salt: str) -> list[str]:
     return [f"{people[i % 8]} enjoys {things[(i // 8) % 8]} on day {i} ({salt})" for i in range(n)]
 
 
-def writes(batch: int, *, profile: bool = False) -> tuple[float, float]:
+def writes(batch: int, repeat: int, *, profile: bool = False) -> tuple[list[float], list[float]]:
+    """Per round: the raw embedding rate on fresh texts, then `remember` of a batch of fresh
+    texts into a namespace of its own (rates vary by a fifth from one batch to the next on 2
+    cores, so the rounds' medians are reported)."""
     rt = Runtime.open(
         Settings.from_env({}, data_dir=Path(tempfile.mkdtemp(prefix="hippograph-w-"))), attach=False
     )
+    embed_rates, write_rates = [], []
     try:
         rt.embedder.embed(texts(64, "warm-up"))
-        sample = texts(batch, "embed")
-        t = time.perf_counter()
-        rt.embedder.embed(sample)
-        embed_rate = batch / (time.perf_counter() - t)
-        items = [NewMemory(content=c) for c in texts(batch, "write")]
-        timings = statement_timings() if profile else None
-        t = time.perf_counter()
-        results = memories.remember(rt.store, rt.embedder, "bench", items, policy=rt.policy)
-        write_rate = batch / (time.perf_counter() - t)
-        if timings is not None:
-            print(
-                f"where the batch's {batch / write_rate:.2f} s went (the rest: embedding, Python):"
+        for n in range(repeat):
+            sample = texts(batch, f"embed {n}")
+            t = time.perf_counter()
+            rt.embedder.embed(sample)
+            embed_rates.append(batch / (time.perf_counter() - t))
+            items = [NewMemory(content=c) for c in texts(batch, f"write {n}")]
+            timings = statement_timings() if profile else None
+            t = time.perf_counter()
+            results = memories.remember(
+                rt.store, rt.embedder, f"bench-{n}", items, policy=rt.policy
             )
-            print_timings(timings)
-        assert sum(r.created for r in results) == batch, "every memory must be stored"
+            write_rates.append(batch / (time.perf_counter() - t))
+            assert sum(r.created for r in results) == batch, "every memory must be stored"
+            print(
+                f"round {n + 1}: embedding {embed_rates[-1]:.0f} texts/s, "
+                f"remember {write_rates[-1]:.0f} memories/s"
+            )
+            if timings is not None:
+                print_timings(timings)
     finally:
         rt.close()
-    return embed_rate, write_rate
+    return embed_rates, write_rates
 
 
 def main() -> int:
@@ -98,6 +107,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (medians are reported)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--profile", action="store_true", help="time each statement of the batch")
     parser.add_argument("--no-cold-start", action="store_true", help="only the write throughput")
@@ -105,10 +115,12 @@ def main() -> int:
     cold = None if args.no_cold_start else cold_start()
     if cold is not None:
         print(f"cold start to the first answered query: {cold:.1f} s")
-    embed_rate, write_rate = writes(args.batch, profile=args.profile)
-    print(f"raw embedding throughput: {embed_rate:.0f} texts/s")
+    embed_rates, write_rates = writes(args.batch, args.repeat, profile=args.profile)
+    embed_rate, write_rate = statistics.median(embed_rates), statistics.median(write_rates)
+    print(f"raw embedding throughput (median of {args.repeat}): {embed_rate:.0f} texts/s")
     print(
-        f"remember throughput (one batch of {args.batch}): {write_rate:.0f} memories/s "
+        f"remember throughput (batches of {args.batch}, median of {args.repeat}): "
+        f"{write_rate:.0f} memories/s "
         f"= {100 * write_rate / embed_rate:.0f}% of the embedding limit"
     )
     if args.json:
@@ -119,6 +131,7 @@ def main() -> int:
                     "embed_per_s": round(embed_rate, 1),
                     "remember_per_s": round(write_rate, 1),
                     "batch": args.batch,
+                    "rounds": {"embed_per_s": embed_rates, "remember_per_s": write_rates},
                 },
                 indent=2,
             )
