@@ -160,19 +160,23 @@ def recall(
     traces = _seeds(store, namespace, vector, fulltext, config, superseded)
     embedding = _floats(query)
     top_ft = max(fulltext.values(), default=0.0)
-
-    def relevance(row: Row) -> float:
-        return _relevance(float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config)
-
+    scoring = _Scoring(
+        # The speaker cue counts only when the context names one speaker: otherwise the
+        # engine is spared reading every candidate's tags.
+        params={"embedding": embedding, "with_speakers": len(named) == 1},
+        relevance=lambda row: _relevance(
+            float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config
+        ),
+    )
     scored: dict[str, Row] = {}
     if len(traces) > config.frontier:
         # The first hop expands the most relevant seeds only: score them before it.
-        _score(store, namespace, list(traces), embedding, scored, traces, relevance)
+        _score(store, namespace, list(traces), scoring, scored, traces)
     total = _active_count(store, namespace) if config.depth else 0
-    _expand(store, namespace, traces, config, statuses, scope, total, embedding, scored, relevance)
+    _expand(store, namespace, traces, config, statuses, scope, total, scoring, scored)
     rest = [i for i in traces if i not in scored]
     if rest:  # no expansion ran, or a successor or a seed it did not reach
-        _score(store, namespace, rest, embedding, scored, traces, relevance)
+        _score(store, namespace, rest, scoring, scored, traces)
     rows = list(scored.values())
     ranked, best = _rank(rows, traces, fulltext, named, context, request, config, statuses)
     flagged = flagged_job.result()
@@ -279,7 +283,9 @@ def _feedback_query(
     only the prf_depth best embeddings are fetched.
     """
     pool = list(dict.fromkeys([*vector, *fulltext]))
-    rows = store.read("recall/scores", namespace=ns, ids=pool, embedding=_floats(query))
+    rows = store.read(
+        "recall/scores", namespace=ns, ids=pool, embedding=_floats(query), with_speakers=False
+    )
     top_ft = max(fulltext.values(), default=0.0)
     rel = {
         r["id"]: _relevance(float(r["cosine"]), fulltext.get(r["id"], 0.0), top_ft, config)
@@ -335,19 +341,27 @@ def _seeds(
     return traces
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Scoring:
+    """How candidates are scored: the statements' parameters (query vector, whether speakers
+    are read) and a candidate's relevance from its row."""
+
+    params: dict[str, Any]
+    relevance: Callable[[Row], float]
+
+
 def _score(
     store: Store,
     ns: str,
     ids: list[str],
-    embedding: list[float],
+    scoring: _Scoring,
     scored: dict[str, Row],
     traces: dict[str, _Trace],
-    relevance: Callable[[Row], float],
 ) -> None:
     """Fetch what ranking needs of ``ids`` into ``scored``; a seed starts with its relevance."""
-    for row in store.read("recall/scores", namespace=ns, ids=ids, embedding=embedding):
+    for row in store.read("recall/scores", namespace=ns, ids=ids, **scoring.params):
         scored[row["id"]] = row
-        traces[row["id"]].activation = relevance(row)
+        traces[row["id"]].activation = scoring.relevance(row)
 
 
 def _expand(
@@ -358,9 +372,8 @@ def _expand(
     statuses: list[str],
     scope: dict[str, Any],
     total: int,
-    embedding: list[float],
+    scoring: _Scoring,
     scored: dict[str, Row],
-    relevance: Callable[[Row], float],
 ) -> None:
     """Spread activation breadth-first from the seeds (a seed starts with its relevance). A
     memory keeps the largest amount it receives from another memory and passes that on.
@@ -377,20 +390,20 @@ def _expand(
             namespace=ns,
             frontier=frontier[: config.frontier],
             scored_ids=unscored,
-            embedding=embedding,
             statuses=statuses,
             edge_floor=config.edge_floor,
             fan_out=config.fan_out,
             max_tag_degree=config.max_tag_degree,
             max_cluster_size=config.max_cluster_size,
             **scope,
+            **scoring.params,
         )
         unscored = []
         for row in rows:
             if row["type"] == "SELF" or row["dst"] not in scored:
                 scored[row["dst"]] = {"id": row["dst"], **row["scored"]}
             if row["type"] == "SELF":
-                traces[row["dst"]].activation = relevance(scored[row["dst"]])
+                traces[row["dst"]].activation = scoring.relevance(scored[row["dst"]])
         touched: dict[str, float] = {}
         for row in rows:
             if row["type"] == "SELF":

@@ -3,6 +3,7 @@
 // $max_tag_degree memories), shared clusters (size-bounded), SUPERSEDES, and the rest.
 // Each reached memory comes with what ranking needs of it (`scored`, as recall/scores gives),
 // so it is not looked up again; 'SELF' rows score $scored_ids (the seeds, on the first hop).
+// Speakers are read only $with_speakers (the speaker cue needs them when one is named).
 UNWIND $frontier AS src
 MATCH (a:Memory {id: src})-[r:RELATES_TO]-(m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses
@@ -16,7 +17,9 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN src, m.id AS dst, 'RELATES_TO' AS type, hit.w AS w, hit.via AS via, 0 AS degree,
        m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
-          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          speakers: CASE WHEN $with_speakers
+                    THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
+                    ELSE [] END,
           cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
 UNION ALL
 UNWIND $frontier AS src
@@ -32,7 +35,9 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN src, m.id AS dst, 'HAS_TAG' AS type, 1.0 AS w, hit.via AS via, hit.degree AS degree,
        m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
-          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          speakers: CASE WHEN $with_speakers
+                    THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
+                    ELSE [] END,
           cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
 UNION ALL
 UNWIND $frontier AS src
@@ -47,7 +52,9 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN src, m.id AS dst, 'IN_CLUSTER' AS type, 1.0 AS w, hit.via AS via, hit.degree AS degree,
        m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
-          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          speakers: CASE WHEN $with_speakers
+                    THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
+                    ELSE [] END,
           cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
 UNION ALL
 UNWIND $frontier AS src
@@ -60,7 +67,9 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN src, m.id AS dst, hit.type AS type, 1.0 AS w, '' AS via, 0 AS degree,
        m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
-          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          speakers: CASE WHEN $with_speakers
+                    THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
+                    ELSE [] END,
           cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
 
 UNION ALL
@@ -69,5 +78,7 @@ MATCH (m:Memory {id: src})
 WHERE m.namespace = $namespace
 RETURN src, src AS dst, 'SELF' AS type, 0.0 AS w, '' AS via, 0 AS degree,
        m {.status, .memory_type, .created_at, .last_accessed, .confidence, .importance,
-          speakers: [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name],
+          speakers: CASE WHEN $with_speakers
+                    THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
+                    ELSE [] END,
           cosine: $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift} AS scored
