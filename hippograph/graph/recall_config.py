@@ -23,7 +23,8 @@ class CascadeConfig:
         of the prf_depth most relevant memories and the vector seeds are searched again.
     depth / hop_decay / fan_out: breadth-first expansion; activation x hop_decay per hop;
         at most fan_out edges followed per node and edge kind.
-    frontier: at most this many memories expanded per hop (strongest first).
+    frontier: at most this many memories expanded per hop (strongest first). 20, not 40:
+        the same LoCoMo dev recall@10 (74.7%) for half the second hop's engine work.
     *_weight: edge weights (RELATES_TO uses its own weight x confidence); a tag's weight is
         scaled by its rarity, log(n / degree) / log(n), n the namespace's memory count.
     max_tag_degree / max_cluster_size: hubs above these sizes are not expanded.
@@ -51,7 +52,7 @@ class CascadeConfig:
     depth: int = 2
     hop_decay: float = 0.7
     fan_out: int = 10
-    frontier: int = 40
+    frontier: int = 20
     has_tag_weight: float = 0.8
     in_cluster_weight: float = 0.6
     supersedes_weight: float = 0.9
