@@ -26,6 +26,26 @@ log = logging.getLogger(__name__)
 _BOLT_PLUGIN = "Bolt:com.arcadedb.bolt.BoltProtocolPlugin"
 USER = "root"
 
+# ArcadeDB's own logging defaults write ./log under the working directory (wherever the CLI
+# runs) and copy every INFO line to the console, into the CLIs' output. Instead: INFO and up
+# to rotating files in <data_dir>/log, only SEVERE on the console. The JVM is configured once a
+# process, so the first engine's directory keeps the logs of every later engine of the process.
+_LOGGING = """\
+handlers = java.util.logging.FileHandler, java.util.logging.ConsoleHandler
+.level = INFO
+io.undertow.level = WARNING
+org.xnio.level = WARNING
+org.jboss.level = WARNING
+java.util.logging.FileHandler.level = INFO
+java.util.logging.FileHandler.pattern = {pattern}
+java.util.logging.FileHandler.formatter = com.arcadedb.log.LogFormatter
+java.util.logging.FileHandler.limit = 10000000
+java.util.logging.FileHandler.count = 5
+java.util.logging.ConsoleHandler.level = SEVERE
+java.util.logging.ConsoleHandler.formatter = com.arcadedb.log.LogFormatter
+"""
+_JVM_LOG_ARGS: list[str] = []
+
 
 @dataclass(frozen=True)
 class EngineInfo:
@@ -152,12 +172,13 @@ class EmbeddedEngine:
             "host": "127.0.0.1",
             "http_port": _free_port(),
         }
+        jvm_args = [*_log_args(self.data_dir), *self._jvm_args]
         try:
             self._server = adb.ArcadeDBServer(
                 str(self.data_dir / "arcadedb"),
                 root_password=password,
                 config=config,
-                jvm_kwargs={"heap_size": self._heap, "jvm_args": self._jvm_args},
+                jvm_kwargs={"heap_size": self._heap, "jvm_args": jvm_args},
             )
             self._server.start()
         except Exception as exc:
@@ -194,6 +215,21 @@ class EmbeddedEngine:
         tmp = self.data_dir / "engine.json.tmp"
         tmp.write_text(json.dumps(info), encoding="utf-8")
         tmp.replace(self.data_dir / "engine.json")
+
+
+def _log_args(data_dir: Path) -> list[str]:
+    """JVM options that keep the engine's logs (and a JVM crash report) in ``data_dir/log``;
+    the same options for every engine of the process (see _LOGGING)."""
+    if not _JVM_LOG_ARGS:
+        logs = data_dir / "log"
+        logs.mkdir(parents=True, exist_ok=True)
+        config = data_dir / "engine-logging.properties"
+        pattern = str(logs / "arcadedb.log").replace("%", "%%")  # % starts a FileHandler token
+        config.write_text(_LOGGING.format(pattern=pattern), encoding="utf-8")
+        # Read by arcadedb_embedded when it builds the JVM's options (default ./log/...).
+        os.environ.setdefault("ARCADEDB_JVM_ERROR_FILE", str(logs / "hs_err_pid%p.log"))
+        _JVM_LOG_ARGS.append(f"-Djava.util.logging.config.file={config}")
+    return list(_JVM_LOG_ARGS)
 
 
 def _held_message(data_dir: Path) -> str:

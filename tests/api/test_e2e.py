@@ -33,10 +33,13 @@ def server(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
     data_dir = tmp_path_factory.mktemp("e2e") / "data"
+    workdir = data_dir.parent / "cwd"  # where serve runs: nothing may be written there
+    workdir.mkdir()
     port = _free_port()
     proc = subprocess.Popen(
         [EXE, "serve"],
         env=_env(data_dir, port),
+        cwd=workdir,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -86,6 +89,16 @@ def test_serve_prints_graphiql_url_and_round_trips(
         timeout=60,
     ).json()
     assert found["data"]["search"][0]["memory"]["content"] == "Zoe keeps bees in her garden"
+
+
+def test_engine_logs_stay_in_the_data_directory(
+    server: tuple[str, Path, subprocess.Popen[str]],
+) -> None:
+    """The embedded engine logs under <data_dir>/log, not under the working directory."""
+    _, data_dir, _ = server
+    logs = list((data_dir / "log").glob("arcadedb.log*"))
+    assert any("ArcadeDB Server started" in p.read_text(errors="replace") for p in logs)
+    assert list((data_dir.parent / "cwd").iterdir()) == []
 
 
 def test_cli_attaches_to_the_running_engine(
