@@ -56,6 +56,7 @@ class Settings:
     llm_timeout_s: float = 20.0
     consolidate_min_interval_s: float = 3600.0
     consolidate_min_new_facts: int = 20
+    consolidate_llm_max_calls: int = 500
     extract_batch_size: int = 8
     extract_max_age_s: float = 300.0
     log_level: str = "INFO"
@@ -106,6 +107,9 @@ class Settings:
         _check_range("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", self.embedding_batch_size, 1, 4096)
         _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)
+        _check_range(
+            "HIPPOGRAPH_CONSOLIDATE_LLM_MAX_CALLS", self.consolidate_llm_max_calls, 0, 1_000_000
+        )
         if self.graph_backend not in ("arcadedb", "neo4j"):
             raise ConfigError("HIPPOGRAPH_GRAPH_BACKEND", "must be 'neo4j' or 'arcadedb'")
         if self.privacy_mode not in ("redact", "reject"):

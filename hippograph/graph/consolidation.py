@@ -53,6 +53,7 @@ from hippograph.graph import validate
 from hippograph.graph.decide import (
     CONSIDER_MIN,
     Candidate,
+    BudgetedDecider,
     Decider,
     Decision,
     Neighbour,
@@ -83,12 +84,16 @@ PROBES = 8  # cells each memory is compared with above that (see _probed_blocks)
 
 @dataclass(frozen=True, kw_only=True)
 class ConsolidationConfig:
-    """min_interval_s / min_new_facts: the gate; weak_*: what counts as weak."""
+    """min_interval_s / min_new_facts: the gate; weak_*: what counts as weak;
+    llm_max_calls: with an LLM decider, at most this many model calls a run; the candidates
+    past it are decided by the offline rules (their decisions say so), so a first run over a
+    large namespace cannot ask the model once per close pair."""
 
     min_interval_s: float = 3600.0
     min_new_facts: int = 20
     weak_max_confidence: float = 0.05
     weak_max_strength: int = 1
+    llm_max_calls: int = 500
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,6 +168,8 @@ def consolidate(
     """
     if namespace is not None:
         validate.namespace(namespace)
+    if decider is not None and decider.name == "llm":
+        decider = BudgetedDecider(decider, config.llm_max_calls)
     scope = namespace or ALL
     started = now_iso()
     state = store.read("consolidation/state_get", key=f"scope:{scope}")[0]
@@ -173,7 +180,7 @@ def consolidate(
     if dry_run:
         groups, weak = plan(store, namespace, watermark, config, decider)
         ops = [op for g in groups for op in g.operations] + [op for op, _ in weak]
-        counts = _counts(ops, len(groups), 0)
+        counts = {**_counts(ops, len(groups), 0), **_llm_counts(decider)}
         return _report(None, False, True, scope, skipped, started, counts, ops, [], watermark, None)
     holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     acquire_lock(store, holder, started)
@@ -267,7 +274,7 @@ def _run(
     finished = now_iso()
     # A failed group keeps the watermark, so its (still dirty) memories are planned again.
     after = started if not errors else watermark
-    counts = _counts(done, len(groups), len(errors))
+    counts = {**_counts(done, len(groups), len(errors)), **_llm_counts(decider)}
     counts["elapsed_ms"] = int((time.perf_counter() - clock) * 1000)
     counts["plan_ms"] = planned_ms
     run_id = str(uuid.uuid4())
@@ -326,6 +333,20 @@ def _batches(groups: Sequence[Group]) -> list[list[Group]]:
             batches.append([])
         batches[-1].append(group)
     return batches
+
+
+def _llm_counts(decider: Decider | None) -> dict[str, int]:
+    """Model calls of the run, and the decisions left to the rules once its budget was spent."""
+    if not isinstance(decider, BudgetedDecider):
+        return {}
+    if decider.over:
+        log.warning(
+            "consolidation: the LLM budget of %d calls was spent; %d more candidates were "
+            "decided by the offline rules (raise HIPPOGRAPH_CONSOLIDATE_LLM_MAX_CALLS)",
+            decider.calls,
+            decider.over,
+        )
+    return {"llm_calls": decider.spent, "llm_over_budget": decider.over}
 
 
 def _counts(ops: Sequence[Operation], groups: int, failed: int) -> dict[str, int]:

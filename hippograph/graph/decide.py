@@ -385,5 +385,29 @@ class LLMDecider:
         )
 
 
+class BudgetedDecider:
+    """``decider`` for the first ``calls`` decisions it is asked for, then ``fallback`` (the
+    offline rules by default), labelled as such: a bound on the model calls of one job run
+    (consolidating a large namespace would otherwise ask the model once per candidate)."""
+
+    def __init__(self, decider: Decider, calls: int, fallback: Decider | None = None) -> None:
+        self.name = decider.name
+        self._decider = decider
+        self._fallback = fallback or OfflineDecider()
+        self.calls = calls
+        self.spent = 0
+        self.over = 0  # decisions left to the fallback once the budget was spent
+
+    def decide(self, candidate: Candidate, neighbours: Sequence[Neighbour]) -> Decision:
+        if not neighbours:
+            return self._decider.decide(candidate, neighbours)  # no call is made for these
+        if self.spent >= self.calls:
+            self.over += 1
+            fallback = self._fallback.decide(candidate, neighbours)
+            return replace(fallback, decider=f"{fallback.decider} (llm budget spent)")
+        self.spent += 1
+        return self._decider.decide(candidate, neighbours)
+
+
 def to_json(decision: Decision) -> str:
     return json.dumps(decision.__dict__, sort_keys=True)

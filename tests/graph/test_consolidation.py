@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -11,11 +12,13 @@ import pytest
 
 from hippograph.graph import consolidation, episodes, history, memories, transfer
 from hippograph.graph.consolidation import ConsolidationConfig, Group
-from hippograph.graph.decide import Candidate, Decision, Neighbour
+from hippograph.graph.decide import Candidate, Decision, LLMDecider, Neighbour
+from hippograph.graph.llm import ChatClient, LLMConfig
 from hippograph.graph.errors import Conflict, LockHeld
 from hippograph.graph.model import NewMemory
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.writepath import commit
+from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
 
 EAGER = ConsolidationConfig(min_interval_s=0, min_new_facts=0)
@@ -63,6 +66,35 @@ def test_change_over_time_becomes_a_timeline(rt: Runtime, namespace: str) -> Non
     assert [r.content for r in h.supersedes] == ["Sam works at Google"]
     assert [(d.action, d.source) for d in h.decisions][-1] == ("SUPERSEDE", "consolidate")
     assert memories.get(rt.store, namespace, google).status == "superseded"
+
+
+@pytest.fixture
+def endpoint() -> Iterator[Endpoint]:
+    yield from serve()
+
+
+def test_the_llm_decides_within_its_budget_and_the_rules_after(
+    rt: Runtime, namespace: str, endpoint: Endpoint
+) -> None:
+    """A run asks the model at most llm_max_calls times; later candidates get the offline
+    rules, labelled, and the run's counts say how many."""
+    pairs = [
+        ("Melanie loves hiking in the mountains", "Melanie really enjoys hiking in the mountains"),
+        ("Sam keeps his bike in the garage", "Sam keeps his bicycle in the garage"),
+        ("Rita bakes rye bread on Sundays", "Rita bakes rye bread every Sunday"),
+    ]
+    for old, new in pairs:
+        add(rt, namespace, old)
+        add(rt, namespace, new)
+    endpoint.content = json.dumps({"action": "ADD", "target_id": None, "reason": "distinct"})
+    with ChatClient(LLMConfig(base_url=endpoint.url, model="m", timeout_s=5)) as client:
+        config = replace(EAGER, llm_max_calls=1)
+        report = run(rt, namespace, config=config, decider=LLMDecider(client))
+    assert len(endpoint.requests) == 1
+    assert report.counts["llm_calls"] == 1 and report.counts["llm_over_budget"] == 2
+    # The model said ADD for the pair it saw: whatever changed, the rules decided, and say so.
+    assert report.counts["merge"] >= 1
+    assert {op.decider for op in report.operations} == {"offline (llm budget spent)"}
 
 
 def test_duplicates_merge_into_one_memory_with_both_tags_and_strength(
