@@ -52,8 +52,8 @@ import numpy as np
 from hippograph.graph import validate
 from hippograph.graph.decide import (
     CONSIDER_MIN,
-    Candidate,
     BudgetedDecider,
+    Candidate,
     Decider,
     Decision,
     Neighbour,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import replace
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,8 +13,8 @@ import pytest
 from hippograph.graph import consolidation, episodes, history, memories, transfer
 from hippograph.graph.consolidation import ConsolidationConfig, Group
 from hippograph.graph.decide import Candidate, Decision, LLMDecider, Neighbour
-from hippograph.graph.llm import ChatClient, LLMConfig
 from hippograph.graph.errors import Conflict, LockHeld
+from hippograph.graph.llm import ChatClient, LLMConfig
 from hippograph.graph.model import NewMemory
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.writepath import commit
