@@ -5,7 +5,8 @@
 
 Runs `recall` in-process (no HTTP, no post-retrieval maintenance) on the store and queries
 that bench/latency.py kept in DIR, and prints the total p50/p95 and, per statement, calls per
-recall, p50/p95 per call and milliseconds per recall, heaviest first.
+recall, p50/p95 per call and milliseconds per recall, heaviest first; then the slowest recalls'
+statements.
 """
 
 from __future__ import annotations
@@ -52,16 +53,31 @@ def main() -> int:
             )
         timings.clear()
         totals = []
+        spent: list[dict[str, float]] = []  # per recall: statement -> ms
         for q in queries:
+            marks = {k: len(v) for k, v in timings.items()}
             started = time.perf_counter()
-            retrieval.recall(rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=q))
+            result = retrieval.recall(
+                rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=q)
+            )
             totals.append((time.perf_counter() - started) * 1000)
+            spent.append(
+                {
+                    "query embedding": result.embed_ms,
+                    **{
+                        k: 1000 * sum(v[marks.get(k, 0) :])
+                        for k, v in timings.items()
+                        if len(v) > marks.get(k, 0)
+                    },
+                }
+            )
     finally:
         rt.close()
     n = len(totals)
     print(
         f"\nrecall in-process over {n} queries on {args.memories} memories: "
-        f"p50 {statistics.median(totals):.1f} ms, p95 {pct(totals, 95):.1f} ms"
+        f"p50 {statistics.median(totals):.1f} ms, p95 {pct(totals, 95):.1f} ms, "
+        f"p99 {pct(totals, 99):.1f} ms"
     )
     print(f"{'statement':<36} {'calls':>5} {'p50 ms':>7} {'p95 ms':>7} {'ms/recall':>9}")
     for name, seconds in sorted(timings.items(), key=lambda kv: -sum(kv[1])):
@@ -70,6 +86,10 @@ def main() -> int:
             f"{name:<36} {len(values) / n:>5.1f} {statistics.median(values):>7.1f} "
             f"{pct(values, 95):>7.1f} {sum(values) / n:>9.1f}"
         )
+    print("the slowest recalls, statement by statement (ms):")
+    for i in sorted(range(n), key=lambda i: -totals[i])[:3]:
+        steps = ", ".join(f"{k.removeprefix('read ')} {ms:.0f}" for k, ms in spent[i].items())
+        print(f"  {totals[i]:.0f} ms: {steps}")
     return 0
 
 
