@@ -151,13 +151,13 @@ def recall(
     query = embedder.embed([focused])[0]
     embed_ms = (time.perf_counter() - t0) * 1000
 
-    fulltext, superseded = fulltext_job.result()
-    vector = _vector(store, namespace, query, config, seed_statuses, scope, superseded)
+    fulltext, retired = fulltext_job.result()
+    vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
     if config.prf_weight > 0 and (vector or fulltext):
         query = _feedback_query(store, namespace, query, vector, fulltext, config)
-        vector = _vector(store, namespace, query, config, seed_statuses, scope, superseded)
+        vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
 
-    traces = _seeds(store, namespace, vector, fulltext, config, superseded)
+    traces = _seeds(store, namespace, vector, fulltext, config, retired)
     embedding = _floats(query)
     top_ft = max(fulltext.values(), default=0.0)
     scoring = _Scoring(
@@ -218,7 +218,7 @@ def _fulltext(
     scope: dict[str, Any],
     config: CascadeConfig,
 ) -> tuple[dict[str, float], set[str]]:
-    """Full-text hits (id -> score) and which of them are superseded."""
+    """Full-text hits (id -> score) and which of them are not active (superseded, archived)."""
     words = query_words(text)
     frequencies = termstats.for_store(store)
     if frequencies is not None:
@@ -244,8 +244,8 @@ def _fulltext(
         if len(rows) >= k or not truncated or candidates >= config.fulltext_max_candidates:
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
-    superseded = {r["id"] for r in rows if r["status"] == "superseded"}
-    return {r["id"]: float(r["score"]) for r in rows}, superseded
+    retired = {r["id"] for r in rows if r["status"] != "active"}
+    return {r["id"]: float(r["score"]) for r in rows}, retired
 
 
 def _vector(
@@ -255,7 +255,7 @@ def _vector(
     config: CascadeConfig,
     statuses: list[str],
     scope: dict[str, Any],
-    superseded: set[str],
+    retired: set[str],
 ) -> dict[str, float]:
     k = max(config.vector_seeds, config.prf_depth)
     params = {"namespace": ns, "statuses": statuses, "embedding": _floats(query), "k": k, **scope}
@@ -265,7 +265,7 @@ def _vector(
     if len(rows) < k:
         # The index is shared by every namespace: when filtering leaves too few, scan exactly.
         rows = store.read("recall/vector_seeds_exact", **params)
-    superseded.update(r["id"] for r in rows if r["status"] == "superseded")
+    retired.update(r["id"] for r in rows if r["status"] != "active")
     return {r["id"]: float(r["cosine"]) for r in rows}
 
 
@@ -315,7 +315,7 @@ def _seeds(
     vector: dict[str, float],
     fulltext: dict[str, float],
     config: CascadeConfig,
-    superseded: set[str],
+    retired: set[str],
 ) -> dict[str, _Trace]:
     chosen: dict[str, set[str]] = {}
     for memory_id, cosine in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
@@ -328,7 +328,8 @@ def _seeds(
         # flagged as a gap by its low relevance) rather than with nothing.
         for memory_id, _ in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
             chosen.setdefault(memory_id, set()).add("vector")
-    replaced = [i for i in chosen if i in superseded]  # only a superseded memory has one
+    # Only a memory no longer active can have a successor (superseded, or archived after it).
+    replaced = [i for i in chosen if i in retired]
     successors = {
         r["old_id"]: r["new_id"]
         for r in (store.read("recall/successors", namespace=ns, ids=replaced) if replaced else [])

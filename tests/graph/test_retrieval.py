@@ -136,6 +136,26 @@ def test_superseded_memory_is_replaced_by_its_successor(
     assert item.history[0].reason
 
 
+def test_a_superseded_memory_forgotten_later_still_gives_way_to_its_successor(
+    runtime: Runtime, namespace: str
+) -> None:
+    old, new = remember(
+        runtime,
+        namespace,
+        NewMemory(content="Priya works at Google"),
+        NewMemory(content="Priya joined Microsoft in 2024"),
+    )
+    memories.supersede(runtime.store, namespace, old, new, reason="job change")
+    memories.forget(runtime.store, namespace, old)
+    result = recall(
+        runtime, namespace, "Does Priya work at Google?", include_archived=True, explain=True
+    )
+    [item] = [i for i in result.items if i.memory.id == new]
+    # The archived seed gave way to its successor (it may still be reached by expansion: the
+    # caller asked for archived memories).
+    assert item.explanation is not None and "successor" in item.explanation.seed_kinds
+
+
 def test_archived_memories_only_on_request(runtime: Runtime, namespace: str) -> None:
     [mid] = remember(runtime, namespace, NewMemory(content="The wifi password changed in March"))
     memories.forget(runtime.store, namespace, mid)
