@@ -51,7 +51,10 @@ class Embedder:
                 os.environ["HF_HUB_OFFLINE"] = "1"
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
 
+                # Its "Loading weights" bar would land in every CLI command's output.
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
                 started = time.perf_counter()
                 self._model = SentenceTransformer(self.model_path, device="cpu")
                 get_dim = getattr(self._model, "get_embedding_dimension", None) or (
