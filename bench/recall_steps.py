@@ -22,7 +22,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.latency import NAMESPACE, load_state, pct  # noqa: E402
+from bench.latency import NAMESPACE, load_state, pct, warmup_texts  # noqa: E402
 from bench.profiling import statement_timings  # noqa: E402
 from hippograph.graph import retrieval  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
@@ -45,7 +45,7 @@ def main() -> int:
     timings = statement_timings()
     rt = Runtime.open(Settings.from_env({}, data_dir=args.data_dir), attach=False)
     try:
-        warmups = [" ".join(reversed(q.split())) for q in queries]
+        warmups = warmup_texts(queries)
         for n in range(args.warmup):
             context = warmups[n % len(warmups)]
             retrieval.recall(

@@ -233,8 +233,9 @@ def _stored_neighbours(
         "decision/scope_size", namespace=namespace, scopes=sorted(set(scopes)), limit=small + 1
     )[0]["count"]
     if size <= small:
-        exact = _exact_neighbours(store, namespace, vectors, scopes) if size else []
-        return _as_neighbours(items, exact or [[] for _ in items])
+        if not size:  # nothing stored in these scopes yet: no neighbours to read
+            return [[] for _ in items]
+        return _as_neighbours(items, _exact_neighbours(store, namespace, vectors, scopes))
     found: list[list[Row]] = [[] for _ in items]
     candidates = max(NEIGHBOURS_K * store.dialect.vector_oversample, 50)
     for start in range(0, len(items), NEIGHBOUR_CHUNK):

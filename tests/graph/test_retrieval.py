@@ -110,16 +110,22 @@ def test_explain_gives_components_and_paths(runtime: Runtime, namespace: str) ->
     assert result.embed_ms > 0 and result.total_ms >= result.embed_ms
 
 
-def test_superseded_memory_is_replaced_by_its_successor(
-    any_runtime: Runtime, namespace: str
-) -> None:
+def changes_jobs(rt: Runtime, ns: str) -> tuple[str, str]:
+    """Priya's old job and her new one, the new superseding the old: (old id, new id)."""
     old, new = remember(
-        any_runtime,
-        namespace,
+        rt,
+        ns,
         NewMemory(content="Priya works at Google"),
         NewMemory(content="Priya joined Microsoft in 2024"),
     )
-    memories.supersede(any_runtime.store, namespace, old, new, reason="job change")
+    memories.supersede(rt.store, ns, old, new, reason="job change")
+    return old, new
+
+
+def test_superseded_memory_is_replaced_by_its_successor(
+    any_runtime: Runtime, namespace: str
+) -> None:
+    old, new = changes_jobs(any_runtime, namespace)
     result = recall(
         any_runtime,
         namespace,
@@ -139,13 +145,7 @@ def test_superseded_memory_is_replaced_by_its_successor(
 def test_a_superseded_memory_forgotten_later_still_gives_way_to_its_successor(
     runtime: Runtime, namespace: str
 ) -> None:
-    old, new = remember(
-        runtime,
-        namespace,
-        NewMemory(content="Priya works at Google"),
-        NewMemory(content="Priya joined Microsoft in 2024"),
-    )
-    memories.supersede(runtime.store, namespace, old, new, reason="job change")
+    old, new = changes_jobs(runtime, namespace)
     memories.forget(runtime.store, namespace, old)
     result = recall(
         runtime, namespace, "Does Priya work at Google?", include_archived=True, explain=True
