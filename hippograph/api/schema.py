@@ -184,6 +184,9 @@ class Health:
     graph: str
     embedder_loaded: bool
     embedding_model: str
+    embedding_backend: str | None = strawberry.field(
+        description="The runtime that embeds: onnx or torch (null until the model is loaded)."
+    )
 
 
 @strawberry.type
@@ -378,6 +381,7 @@ class MemoryQuery:
             graph=rt.store.location,
             embedder_loaded=rt.embedder.loaded,
             embedding_model=rt.embedder.model_path,
+            embedding_backend=rt.embedder.backend,
         )
 
     @strawberry.field(description="One memory by id.")

