@@ -144,15 +144,19 @@ def recall(
     focused, named = cues.focus(context, speakers)
     seed_statuses = [*statuses, "superseded"]
     # Neither the full-text seeds nor the negative rules need the query vector: the engine
-    # answers them while the model embeds the query (torch and the engine release the GIL).
+    # answers them while the model embeds the query (ONNX Runtime and the driver release the
+    # GIL).
     fulltext_job = _POOL.submit(_fulltext, store, namespace, focused, seed_statuses, scope, config)
     flagged_job = _POOL.submit(_triggered, store, namespace, context, scope, config)
     t0 = time.perf_counter()
     query = embedder.embed([focused])[0]
     embed_ms = (time.perf_counter() - t0) * 1000
 
-    fulltext, retired = fulltext_job.result()
+    retired: set[str] = set()
+    # The vector seeds are searched while the full-text ones may still be on their way.
     vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
+    fulltext, retired_ft = fulltext_job.result()
+    retired |= retired_ft
     if config.prf_weight > 0 and (vector or fulltext):
         query = _feedback_query(store, namespace, query, vector, fulltext, config)
         vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
@@ -283,9 +287,7 @@ def _feedback_query(
     only the prf_depth best embeddings are fetched.
     """
     pool = list(dict.fromkeys([*vector, *fulltext]))
-    rows = store.read(
-        "recall/scores", namespace=ns, ids=pool, embedding=_floats(query), with_speakers=False
-    )
+    rows = _scores(store, ns, pool, {"embedding": _floats(query), "with_speakers": False})
     top_ft = max(fulltext.values(), default=0.0)
     rel = {
         r["id"]: _relevance(float(r["cosine"]), fulltext.get(r["id"], 0.0), top_ft, config)
@@ -360,9 +362,25 @@ def _score(
     traces: dict[str, _Trace],
 ) -> None:
     """Fetch what ranking needs of ``ids`` into ``scored``; a seed starts with its relevance."""
-    for row in store.read("recall/scores", namespace=ns, ids=ids, **scoring.params):
+    for row in _scores(store, ns, ids, scoring.params):
         scored[row["id"]] = row
         traces[row["id"]].activation = scoring.relevance(row)
+
+
+# The ranking fields of a memory, in the order recall/scores and recall/expand list them (both
+# answer one row of lists: the embedded engine's cost per returned row is most of a small read).
+SCORED_FIELDS = (
+    "status", "memory_type", "created_at", "last_accessed", "confidence", "importance",
+    "speakers", "cosine",
+)  # fmt: skip
+HIT_FIELDS = ("src", "dst", "type", "w", "via", "degree", *SCORED_FIELDS)
+
+
+def _scores(store: Store, ns: str, ids: list[str], params: dict[str, Any]) -> list[Row]:
+    """``recall/scores`` of ``ids``: per memory, its id and SCORED_FIELDS."""
+    found = store.read("recall/scores", namespace=ns, ids=ids, **params)
+    rows = found[0]["rows"] if found else []  # an aggregate answers one row, even over nothing
+    return [dict(zip(("id", *SCORED_FIELDS), r, strict=True)) for r in rows]
 
 
 def _expand(
@@ -386,7 +404,7 @@ def _expand(
     for _hop in range(config.depth):
         if not frontier:
             return
-        rows = store.read(
+        found = store.read(
             "recall/expand",
             namespace=ns,
             frontier=frontier[: config.frontier],
@@ -400,9 +418,10 @@ def _expand(
             **scoring.params,
         )
         unscored = []
+        rows = [dict(zip(HIT_FIELDS, hit, strict=True)) for r in found for hit in r["hits"]]
         for row in rows:
             if row["type"] == "SELF" or row["dst"] not in scored:
-                scored[row["dst"]] = {"id": row["dst"], **row["scored"]}
+                scored[row["dst"]] = {"id": row["dst"], **{f: row[f] for f in SCORED_FIELDS}}
             if row["type"] == "SELF":
                 traces[row["dst"]].activation = scoring.relevance(scored[row["dst"]])
         touched: dict[str, float] = {}
