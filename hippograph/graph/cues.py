@@ -8,6 +8,7 @@ time windows, widened afterwards because people talk about an event in the weeks
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
@@ -68,5 +69,22 @@ def date_windows(query: str, slack_days: int) -> list[Window]:
     return windows
 
 
-def in_windows(moment: datetime, windows: list[Window]) -> bool:
-    return any(a <= moment < b for a, b in windows)
+class WindowIndex:
+    """Whether a moment lies inside any of the windows (``moment in index``), for many moments
+    against many windows (a month named without a year stands for 110 of them): a moment is
+    inside one iff the latest end among the windows that start at or before it lies after it,
+    so a binary search replaces a scan per moment."""
+
+    def __init__(self, windows: list[Window]) -> None:
+        ordered = sorted(windows)
+        self._starts = [a for a, _ in ordered]
+        self._reach: list[datetime] = []  # the latest end among the first i + 1 windows
+        for _, end in ordered:
+            self._reach.append(max(end, self._reach[-1]) if self._reach else end)
+
+    def __bool__(self) -> bool:
+        return bool(self._starts)
+
+    def __contains__(self, moment: datetime) -> bool:
+        i = bisect.bisect_right(self._starts, moment)
+        return i > 0 and self._reach[i - 1] > moment

@@ -283,22 +283,23 @@ def _feedback_query(
 ) -> Any:
     """Pseudo-relevance feedback: move the query toward its most relevant memories.
 
-    The engine computes the cosines of every hit (cheaper than shipping their embeddings);
-    only the prf_depth best embeddings are fetched.
+    The engine ranks every hit by relevance (its cosine is cheaper computed there than its
+    embedding shipped) and returns the prf_depth best embeddings, in one statement.
     """
-    pool = list(dict.fromkeys([*vector, *fulltext]))
-    rows = _scores(store, ns, pool, {"embedding": _floats(query), "with_speakers": False})
     top_ft = max(fulltext.values(), default=0.0)
-    rel = {
-        r["id"]: _relevance(float(r["cosine"]), fulltext.get(r["id"], 0.0), top_ft, config)
-        for r in rows
-    }
-    best = sorted(rel, key=lambda i: (-rel[i], i))[: config.prf_depth]
-    vectors = [
-        r["embedding"]
-        for r in store.read("recall/embeddings", namespace=ns, ids=best)
-        if r["embedding"]
+    pool = [
+        {"id": i, "ft": fulltext.get(i, 0.0) / top_ft if top_ft > 0 else 0.0}
+        for i in dict.fromkeys([*vector, *fulltext])
     ]
+    found = store.read(
+        "recall/feedback",
+        namespace=ns,
+        pool=pool,
+        embedding=_floats(query),
+        alpha=config.alpha,
+        depth=config.prf_depth,
+    )
+    vectors = [v for v in (found[0]["embeddings"] if found else []) if v]
     if not vectors:
         return query
     moved = np.asarray(query) + config.prf_weight * np.mean(
@@ -535,7 +536,9 @@ def _rank(
 ) -> tuple[list[_Scored], float]:
     """Score the candidates from their `recall/scores` rows, best first."""
     top_ft = max(fulltext.values(), default=0.0)
-    windows = cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
+    windows = cues.WindowIndex(
+        cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
+    )
     now = time.time()
     scored: list[_Scored] = []
     best = 0.0
@@ -551,7 +554,7 @@ def _rank(
         best = max(best, rel)
         speakers = {t[len(SPEAKER_PREFIX) :] for t in row["speakers"] or ()}
         speaker = 1.0 if len(named) == 1 and speakers & named else 0.0
-        when = 1.0 if windows and cues.in_windows(parse_iso(row["created_at"]), windows) else 0.0
+        when = 1.0 if windows and parse_iso(row["created_at"]) in windows else 0.0
         recency = _recency(row["last_accessed"], now, config)
         confidence = float(row["confidence"] or 0.0)
         importance = float(row["importance"] or 0.0)

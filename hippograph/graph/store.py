@@ -81,7 +81,7 @@ def plain(value: Any) -> Any:
     if kind is list:
         if set(map(type, value)) <= _SCALARS:  # the common case (embeddings), checked in C
             return value
-        return [plain(x) for x in value]
+        return [x if type(x) in _SCALARS else plain(x) for x in value]
     if kind is dict:
         return {k: plain(v) for k, v in value.items()}
     # Nodes, relationships, paths, temporal and spatial values: exactly as data() has them.

@@ -1,0 +1,32 @@
+"""Query cues: named periods and the window index ranking tests moments against."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from hippograph.graph import cues
+
+
+def test_the_window_index_agrees_with_a_scan_of_every_window() -> None:
+    rng = random.Random(11)
+    base = datetime(2020, 1, 1, tzinfo=UTC)
+    for _ in range(200):
+        windows = []
+        for _ in range(rng.randint(0, 12)):  # overlapping, nested and disjoint windows alike
+            start = base + timedelta(days=rng.randint(0, 400))
+            windows.append((start, start + timedelta(days=rng.randint(1, 90))))
+        index = cues.WindowIndex(windows)
+        assert bool(index) == bool(windows)
+        for _ in range(50):
+            moment = base + timedelta(days=rng.randint(-10, 500), hours=rng.randint(0, 23))
+            assert (moment in index) == any(a <= moment < b for a, b in windows)
+
+
+def test_a_month_without_a_year_matches_that_month_of_any_year() -> None:
+    index = cues.WindowIndex(cues.date_windows("what happened in May?", 0))
+    assert datetime(2023, 5, 17, tzinfo=UTC) in index
+    assert datetime(1999, 5, 1, tzinfo=UTC) in index
+    assert datetime(2023, 6, 1, tzinfo=UTC) not in index
+    assert datetime(2023, 4, 30, 23, tzinfo=UTC) not in index
+    assert not cues.WindowIndex(cues.date_windows("what does Ada drink?", 31))
