@@ -36,6 +36,7 @@ from hippograph.graph.decide import (
     LLMDecider,
     Neighbour,
     OfflineDecider,
+    memoized,
     overlap,
 )
 from hippograph.graph.embedder import Embedder
@@ -149,33 +150,38 @@ def commit(
     batch = _BatchIndex(len(items), dimensions, now)
     gone: set[str] = set()
     keyed: dict[str, str] = {}  # dedup key -> the memory that now holds that content
-    for i, item in enumerate(items):
-        vector = np.asarray(vectors[i], dtype=np.float32)
-        scope = memories.scope_key(item)
-        decision_id = str(uuid.uuid4())
-        links = list(episodes[i]) if episodes else []
-        if i in blocked:
-            _record(plan, namespace, now, source, decision_id, item, digests[i], links,
-                    Decision(action="SKIP", target=None, decider="tombstone",
-                             reason="this fact was forgotten; only an explicit remember "
-                                    "brings it back"), None)  # fmt: skip
-            continue
-        same = keyed.get(keys[i]) or existing.get(keys[i])
-        if same is not None and same not in gone:
-            decision = Decision(
-                action="NOOP", target=same, decider="hash", reason="identical content", similarity=1
-            )
-        else:
-            neighbours = _neighbours(stored[i], item, vector, scope, batch, gone)
-            decision = decider.decide(_candidate(item), neighbours)
-        memory_id = _apply(plan, namespace, item, digests[i], keys[i], vector, decision, now)
-        _record(plan, namespace, now, source, decision_id, item, digests[i], links, decision,
-                memory_id)  # fmt: skip
-        keyed[keys[i]] = memory_id
-        if decision.action in ("ADD", "SUPERSEDE", "CONTRADICT"):
-            batch.add(memory_id, scope, vector, item)
-        if decision.action == "SUPERSEDE" and decision.target:
-            gone.add(decision.target)
+    with memoized():  # the batch's texts are each other's neighbours: features once each
+        for i, item in enumerate(items):
+            vector = np.asarray(vectors[i], dtype=np.float32)
+            scope = memories.scope_key(item)
+            decision_id = str(uuid.uuid4())
+            links = list(episodes[i]) if episodes else []
+            if i in blocked:
+                _record(plan, namespace, now, source, decision_id, item, digests[i], links,
+                        Decision(action="SKIP", target=None, decider="tombstone",
+                                 reason="this fact was forgotten; only an explicit remember "
+                                        "brings it back"), None)  # fmt: skip
+                continue
+            same = keyed.get(keys[i]) or existing.get(keys[i])
+            if same is not None and same not in gone:
+                decision = Decision(
+                    action="NOOP",
+                    target=same,
+                    decider="hash",
+                    reason="identical content",
+                    similarity=1,
+                )
+            else:
+                neighbours = _neighbours(stored[i], item, vector, scope, batch, gone)
+                decision = decider.decide(_candidate(item), neighbours)
+            memory_id = _apply(plan, namespace, item, digests[i], keys[i], vector, decision, now)
+            _record(plan, namespace, now, source, decision_id, item, digests[i], links, decision,
+                    memory_id)  # fmt: skip
+            keyed[keys[i]] = memory_id
+            if decision.action in ("ADD", "SUPERSEDE", "CONTRADICT"):
+                batch.add(memory_id, scope, vector, item)
+            if decision.action == "SUPERSEDE" and decision.target:
+                gone.add(decision.target)
     derive = [
         {"memory_id": o.memory_id, "episode_uid": uid}
         for o, item_links in zip(plan.outcomes, episodes or [], strict=False)
