@@ -7,6 +7,7 @@ from typing import cast
 
 import strawberry
 from starlette.concurrency import run_in_threadpool
+from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.tools import merge_types
 from strawberry.types import Info
 
@@ -563,4 +564,14 @@ from hippograph.api.jobs_schema import JobsMutation, JobsQuery  # noqa: E402
 
 RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery))
 RootMutation = merge_types("Mutation", (MemoryMutation, IngestMutation, JobsMutation))
-schema = strawberry.Schema(query=RootQuery, mutation=RootMutation, extensions=[HippographErrors])
+# Clients send the same few documents with different variables: each is parsed and validated
+# once (about 1-2 ms a request for a recall with its selection, otherwise).
+schema = strawberry.Schema(
+    query=RootQuery,
+    mutation=RootMutation,
+    extensions=[
+        HippographErrors,
+        lambda: ParserCache(maxsize=256),  # factories; the caches are shared module-wide
+        lambda: ValidationCache(maxsize=256),
+    ],
+)
