@@ -77,6 +77,9 @@ class Settings:
     job_retry_after_s: float = 300.0
     job_run_retention_days: float = 30.0
     recall_edge_floor: float = 0.2
+    # Post-retrieval maintenance (links, use counts, gaps) is written together at most this
+    # many seconds after a recall, one transaction per namespace.
+    recall_upkeep_interval_s: float = 1.0
     pagerank_damping: float = 0.85
     pagerank_max_iterations: int = 20
     pagerank_tolerance: float = 1e-7
@@ -112,6 +115,7 @@ class Settings:
         _check_range("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", self.embedding_batch_size, 1, 4096)
         _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)
+        _check_range("HIPPOGRAPH_RECALL_UPKEEP_INTERVAL_S", self.recall_upkeep_interval_s, 0, 60)
         _check_range(
             "HIPPOGRAPH_CONSOLIDATE_LLM_MAX_CALLS", self.consolidate_llm_max_calls, 0, 1_000_000
         )

@@ -112,48 +112,85 @@ def after_recall(
         confidence recomputed at age 0.
     now: the instant to stamp (default: the current time).
     """
+    return after_recalls(store, namespace, [(surfaced_ids, used_ids)], now, config=config)
+
+
+def after_recalls(
+    store: Store,
+    namespace: str,
+    recalls: Sequence[tuple[Sequence[str], Sequence[str]]],
+    now: datetime | None = None,
+    *,
+    config: FeedbackConfig = DEFAULT_FEEDBACK,
+) -> RecallEffects:
+    """``after_recall`` for several recalls of one namespace, (surfaced, used) each, in one
+    transaction: each recall's effects as if applied on its own, one after the other."""
     validate.namespace(namespace)
     stamp = to_iso(now or datetime.now(UTC))
-    top = list(dict.fromkeys(validate.memory_id(i, "surfacedIds") for i in surfaced_ids))
-    used = list(dict.fromkeys(validate.memory_id(i, "usedIds") for i in used_ids))
-    pairs = [{"a": min(a, b), "b": max(a, b)} for a, b in combinations(top[: config.link_top], 2)]
+    work = []
+    for surfaced_ids, used_ids in recalls:
+        top = list(dict.fromkeys(validate.memory_id(i, "surfacedIds") for i in surfaced_ids))
+        used = list(dict.fromkeys(validate.memory_id(i, "usedIds") for i in used_ids))
+        pairs = [
+            {"a": min(a, b), "b": max(a, b)} for a, b in combinations(top[: config.link_top], 2)
+        ]
+        if pairs or used:
+            work.append((pairs, used))
+    if not work:
+        return RecallEffects(links_created=0, links_reinforced=0, memories_touched=0)
 
-    def work(tx: Tx) -> RecallEffects:
-        created = reinforced = 0
-        if pairs:
-            found = tx.run(
-                "feedback/reinforce_links",
-                namespace=namespace,
-                pairs=pairs,
-                delta=config.edges.reinforce_delta,
-                cap=config.edges.cap,
-                now=stamp,
-            )
-            seen = {(r["a"], r["b"]) for r in found}
-            missing = [p for p in pairs if (p["a"], p["b"]) not in seen]
-            reinforced = len(seen)
-            if missing:
-                created = int(
-                    tx.run(
-                        "feedback/create_links",
-                        namespace=namespace,
-                        pairs=missing,
-                        weight=config.link_weight,
-                        confidence=config.link_confidence,
-                        now=stamp,
-                    )[0]["linked"]
-                )
-        touched = tx.run("feedback/touch_used", namespace=namespace, ids=used, now=stamp)
-        if touched:
-            rows = [_confidence_row(r, stamp, config.decay) for r in touched]
-            tx.run("feedback/set_confidence", namespace=namespace, rows=rows)
+    def apply(tx: Tx) -> RecallEffects:
+        created = reinforced = touched = 0
+        for pairs, used in work:
+            c, r, t = _recall_effects(tx, namespace, pairs, used, stamp, config)
+            created, reinforced, touched = created + c, reinforced + r, touched + t
         return RecallEffects(
-            links_created=created, links_reinforced=reinforced, memories_touched=len(touched)
+            links_created=created, links_reinforced=reinforced, memories_touched=touched
         )
 
-    if not pairs and not used:
-        return RecallEffects(links_created=0, links_reinforced=0, memories_touched=0)
-    return store.write_tx(work)
+    return store.write_tx(apply)
+
+
+def _recall_effects(
+    tx: Tx,
+    namespace: str,
+    pairs: list[dict[str, str]],
+    used: list[str],
+    stamp: str,
+    config: FeedbackConfig,
+) -> tuple[int, int, int]:
+    """One recall's links and uses: (links created, links reinforced, memories touched)."""
+    created = reinforced = 0
+    if pairs:
+        found = tx.run(
+            "feedback/reinforce_links",
+            namespace=namespace,
+            pairs=pairs,
+            delta=config.edges.reinforce_delta,
+            cap=config.edges.cap,
+            now=stamp,
+        )
+        seen = {(r["a"], r["b"]) for r in found}
+        missing = [p for p in pairs if (p["a"], p["b"]) not in seen]
+        reinforced = len(seen)
+        if missing:
+            created = int(
+                tx.run(
+                    "feedback/create_links",
+                    namespace=namespace,
+                    pairs=missing,
+                    weight=config.link_weight,
+                    confidence=config.link_confidence,
+                    now=stamp,
+                )[0]["linked"]
+            )
+    touched = (
+        tx.run("feedback/touch_used", namespace=namespace, ids=used, now=stamp) if used else []
+    )
+    if touched:
+        rows = [_confidence_row(r, stamp, config.decay) for r in touched]
+        tx.run("feedback/set_confidence", namespace=namespace, rows=rows)
+    return created, reinforced, len(touched)
 
 
 def feedback(

@@ -9,7 +9,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import partial
 
 from hippograph.graph import feedback, formation, privacy
 from hippograph.graph.decide import Decider
@@ -73,8 +72,8 @@ class Runtime:
     embedder: Embedder
     policy: WritePolicy
     background: Background = field(default_factory=Background)
-    # Called (in the background thread) after each recall: post-retrieval maintenance.
-    recall_hooks: list[Callable[[str, str, RecallResult], None]] = field(default_factory=list)
+    # Post-retrieval maintenance, coalesced (None: none, e.g. a job worker).
+    upkeep: RecallUpkeep | None = None
     # Released on close (the LLM client's HTTP pool, when one is configured).
     closers: list[Callable[[], None]] = field(default_factory=list)
 
@@ -85,7 +84,7 @@ class Runtime:
         tools = write_tools(settings)
         rt = cls(settings, store, embedder, write_policy(settings, decider=tools.decider))
         rt.closers.append(tools.close)
-        rt.recall_hooks.append(partial(recall_maintenance, store))
+        rt.upkeep = RecallUpkeep(store, rt.background, interval_s=settings.recall_upkeep_interval_s)
         return rt
 
     @classmethod
@@ -116,12 +115,19 @@ class Runtime:
         return replace(DEFAULT_CASCADE, edge_floor=self.settings.recall_edge_floor)
 
     def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:
-        """Schedule post-retrieval maintenance; returns at once."""
-        for hook in self.recall_hooks:
-            self.background.submit(partial(hook, namespace, context, result))
+        """Queue post-retrieval maintenance; returns at once."""
+        if self.upkeep is not None:
+            self.upkeep.add(namespace, context, result)
+
+    def settle(self) -> None:
+        """Write the queued maintenance now and wait for it (tests, shutdown)."""
+        if self.upkeep is not None:
+            self.background.submit(self.upkeep.flush)
+        self.background.drain()
 
     def close(self) -> None:
         try:
+            self.settle()
             self.background.close()
             for close in self.closers:
                 close()
@@ -141,19 +147,70 @@ def settle_heap() -> None:
 RECALL_USED_TOP = 3
 
 
-def recall_maintenance(store: Store, namespace: str, context: str, result: RecallResult) -> None:
-    """After a recall (background thread): the best results, surfaced together, are linked or
-    their links reinforced; the top ``RECALL_USED_TOP`` count as used; a context that found
-    nothing relevant is logged as a gap (its secrets redacted first, whatever the privacy
-    mode). Negative rules are included in every matching recall, so they neither link nor
-    count as used."""
-    if result.gap:
-        redacted = privacy.apply(context, field="context", mode="redact")
-        feedback.log_gap(store, namespace, redacted, result.best_relevance or None)
-        return
-    ids = [item.memory.id for item in result.items if not item.flagged]
-    if ids:
-        feedback.after_recall(store, namespace, ids, ids[:RECALL_USED_TOP])
+class RecallUpkeep:
+    """Post-retrieval maintenance, coalesced: after a recall, its best results, surfaced
+    together, are linked or their links reinforced and the top ``RECALL_USED_TOP`` count as
+    used; a context that found nothing relevant is logged as a gap (its secrets redacted
+    first, whatever the privacy mode). Negative rules are included in every matching recall,
+    so they neither link nor count as used.
+
+    Recalls are queued and written together, one transaction per namespace, at most
+    ``interval_s`` after the first one waiting, on the background thread. One transaction per
+    recall ran beside nearly every next recall: at 100,000 memories on 2 cores it cost
+    recall ~7 ms at p50 and ~12 ms at p95. Best effort like all maintenance: past
+    ``max_pending`` recalls waiting, new ones are dropped and counted."""
+
+    def __init__(
+        self,
+        store: Store,
+        background: Background,
+        *,
+        interval_s: float = 1.0,
+        max_pending: int = 5000,
+    ) -> None:
+        self.store, self.background = store, background
+        self.interval_s, self.max_pending = interval_s, max_pending
+        self.dropped = 0
+        self._pending: list[tuple[str, str, RecallResult]] = []
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()
+
+    def add(self, namespace: str, context: str, result: RecallResult) -> None:
+        with self._lock:
+            if len(self._pending) >= self.max_pending:
+                self.dropped += 1
+                log.warning("recall upkeep behind; dropped one (%d so far)", self.dropped)
+                return
+            self._pending.append((namespace, context, result))
+            if self._timer is None:
+                self._timer = threading.Timer(self.interval_s, self.background.submit, [self.flush])
+                self._timer.daemon = True
+                self._timer.start()
+
+    def flush(self) -> None:
+        """Write everything queued (on the background thread, or wherever it is called)."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        recalls: dict[str, list[tuple[list[str], list[str]]]] = {}
+        for namespace, context, result in pending:
+            if result.gap:
+                redacted = privacy.apply(context, field="context", mode="redact")
+                self._safely(feedback.log_gap, namespace, redacted, result.best_relevance or None)
+                continue
+            ids = [item.memory.id for item in result.items if not item.flagged]
+            if ids:
+                recalls.setdefault(namespace, []).append((ids, ids[:RECALL_USED_TOP]))
+        for namespace, batch in recalls.items():
+            self._safely(feedback.after_recalls, namespace, batch)
+
+    def _safely(self, write: Callable[..., object], namespace: str, *args: object) -> None:
+        try:
+            write(self.store, namespace, *args)
+        except Exception:  # noqa: BLE001 - one namespace's failure must not stop the others
+            log.exception("recall upkeep failed in namespace %s", namespace)
 
 
 def write_policy(settings: Settings, *, decider: Decider | None = None) -> WritePolicy:

@@ -63,7 +63,7 @@ def test_recall_links_what_it_surfaced_and_logs_gaps(
     found = gql(client, RECALL, ns=namespace, c="When is Lina's cello recital?")["recall"]
     assert not found["gap"]
     returned = [i["memory"]["id"] for i in found["items"]]
-    runtime.background.drain()
+    runtime.settle()
     links = edges(runtime.store, namespace)
     top = returned[:3]
     linked = {frozenset(pair) for pair in links}
@@ -79,7 +79,7 @@ def test_recall_links_what_it_surfaced_and_logs_gaps(
         c="What is the tax id of the Berlin office? api_key=sk-abcdefghijklmnopqrstuvwx1234",
     )["recall"]
     assert missing["gap"]
-    runtime.background.drain()
+    runtime.settle()
     gaps = gql(
         client, "query($ns: String!) { gaps(namespace: $ns) { context count } }", ns=namespace
     )

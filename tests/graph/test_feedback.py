@@ -96,3 +96,24 @@ def test_gaps_are_logged_counted_and_listed(runtime: Runtime, namespace: str) ->
     assert gaps[1].best_score is None
     with pytest.raises(InvalidInput):
         feedback.log_gap(store, namespace, "   ", 0.0)
+
+
+def test_several_recalls_in_one_transaction_apply_as_one_after_another(
+    runtime: Runtime, namespace: str
+) -> None:
+    """The coalesced form: the second recall reinforces the link the first one created, and
+    each use counts."""
+    store = runtime.store
+    a, b, c = (add_memory(store, namespace) for _ in range(3))
+    effects = feedback.after_recalls(store, namespace, [([a, b], [a]), ([b, a, c], [a, c])], NOW)
+    assert (effects.links_created, effects.links_reinforced) == (3, 1)
+    assert effects.memories_touched == 3
+    e = edges(store, namespace)
+    assert e[(min(a, b), max(a, b))]["confidence"] == pytest.approx(0.4)  # 0.3, then + 0.1
+    assert len(e) == 3
+    props = memory_props(store, namespace)
+    assert (props[a]["access_count"], props[b]["access_count"], props[c]["access_count"]) == (
+        2,
+        0,
+        1,
+    )

@@ -316,3 +316,36 @@ def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
             break
         time.sleep(0.05)
     assert retrieval._active_count(runtime.store, namespace) == 3
+
+
+def test_recall_upkeep_is_written_together_when_flushed(runtime: Runtime, namespace: str) -> None:
+    """Post-retrieval maintenance waits (up to its interval) and is then written for all the
+    queued recalls at once; past its bound new recalls are dropped and counted."""
+    from hippograph.graph.runtime import Background, RecallUpkeep
+    from tests.jobs.conftest import edges, memory_props
+
+    remember(
+        runtime, namespace,
+        NewMemory(content="Lina plays the cello"),
+        NewMemory(content="Lina has a cello recital on Friday"),
+        NewMemory(content="Omar bought Lina a new cello bow"),
+    )  # fmt: skip
+    result = retrieval.recall(
+        runtime.store, runtime.embedder, namespace, retrieval.RecallRequest(context="Lina cello")
+    )
+    top = [item.memory.id for item in result.items][:3]
+    assert len(top) == 3
+    background = Background()
+    try:
+        upkeep = RecallUpkeep(runtime.store, background, interval_s=60, max_pending=2)
+        for _ in range(3):
+            upkeep.add(namespace, "Lina cello", result)
+        assert upkeep.dropped == 1
+        assert edges(runtime.store, namespace) == {}, "nothing is written before the flush"
+        upkeep.flush()
+    finally:
+        background.close()
+    linked = {frozenset(pair) for pair in edges(runtime.store, namespace)}
+    assert {frozenset((a, b)) for a in top for b in top if a < b} <= linked
+    props = memory_props(runtime.store, namespace)
+    assert [props[i]["access_count"] for i in top] == [2, 2, 2]
