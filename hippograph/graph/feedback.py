@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -123,53 +124,42 @@ def after_recalls(
     *,
     config: FeedbackConfig = DEFAULT_FEEDBACK,
 ) -> RecallEffects:
-    """``after_recall`` for several recalls of one namespace, (surfaced, used) each, in one
-    transaction: each recall's effects as if applied on its own, one after the other."""
+    """``after_recall`` for several recalls of one namespace, (surfaced, used) each, merged
+    into one transaction of the same four statements as one recall: a pair several recalls
+    surfaced is reinforced once per recall (a new one is created, then reinforced by the
+    others), a memory several used counts each use. The result equals applying the recalls
+    one after another."""
     validate.namespace(namespace)
     stamp = to_iso(now or datetime.now(UTC))
-    work = []
+    pair_times: Counter[tuple[str, str]] = Counter()
+    use_times: Counter[str] = Counter()
     for surfaced_ids, used_ids in recalls:
         top = list(dict.fromkeys(validate.memory_id(i, "surfacedIds") for i in surfaced_ids))
         used = list(dict.fromkeys(validate.memory_id(i, "usedIds") for i in used_ids))
-        pairs = [
-            {"a": min(a, b), "b": max(a, b)} for a, b in combinations(top[: config.link_top], 2)
-        ]
-        if pairs or used:
-            work.append((pairs, used))
-    if not work:
-        return RecallEffects(links_created=0, links_reinforced=0, memories_touched=0)
-
-    def apply(tx: Tx) -> RecallEffects:
-        created = reinforced = touched = 0
-        for pairs, used in work:
-            c, r, t = _recall_effects(tx, namespace, pairs, used, stamp, config)
-            created, reinforced, touched = created + c, reinforced + r, touched + t
-        return RecallEffects(
-            links_created=created, links_reinforced=reinforced, memories_touched=touched
+        pair_times.update(
+            (min(a, b), max(a, b)) for a, b in combinations(top[: config.link_top], 2)
         )
-
-    return store.write_tx(apply)
+        use_times.update(used)
+    if not pair_times and not use_times:
+        return RecallEffects(links_created=0, links_reinforced=0, memories_touched=0)
+    pairs = [{"a": a, "b": b, "times": n} for (a, b), n in pair_times.items()]
+    uses = [{"id": i, "times": n} for i, n in use_times.items()]
+    return store.write_tx(lambda tx: _recall_effects(tx, namespace, pairs, uses, stamp, config))
 
 
 def _recall_effects(
     tx: Tx,
     namespace: str,
-    pairs: list[dict[str, str]],
-    used: list[str],
+    pairs: list[dict[str, Any]],
+    uses: list[dict[str, Any]],
     stamp: str,
     config: FeedbackConfig,
-) -> tuple[int, int, int]:
-    """One recall's links and uses: (links created, links reinforced, memories touched)."""
+) -> RecallEffects:
     created = reinforced = 0
+    reinforce = {"namespace": namespace, "delta": config.edges.reinforce_delta,
+                 "cap": config.edges.cap, "now": stamp}  # fmt: skip
     if pairs:
-        found = tx.run(
-            "feedback/reinforce_links",
-            namespace=namespace,
-            pairs=pairs,
-            delta=config.edges.reinforce_delta,
-            cap=config.edges.cap,
-            now=stamp,
-        )
+        found = tx.run("feedback/reinforce_links", pairs=pairs, **reinforce)
         seen = {(r["a"], r["b"]) for r in found}
         missing = [p for p in pairs if (p["a"], p["b"]) not in seen]
         reinforced = len(seen)
@@ -184,13 +174,19 @@ def _recall_effects(
                     now=stamp,
                 )[0]["linked"]
             )
+            # Created by the first recall that surfaced the pair, reinforced by the others.
+            again = [{**p, "times": p["times"] - 1} for p in missing if p["times"] > 1]
+            if again:
+                tx.run("feedback/reinforce_links", pairs=again, **reinforce)
     touched = (
-        tx.run("feedback/touch_used", namespace=namespace, ids=used, now=stamp) if used else []
+        tx.run("feedback/touch_used", namespace=namespace, uses=uses, now=stamp) if uses else []
     )
     if touched:
         rows = [_confidence_row(r, stamp, config.decay) for r in touched]
         tx.run("feedback/set_confidence", namespace=namespace, rows=rows)
-    return created, reinforced, len(touched)
+    return RecallEffects(
+        links_created=created, links_reinforced=reinforced, memories_touched=len(touched)
+    )
 
 
 def feedback(

@@ -101,16 +101,22 @@ def test_gaps_are_logged_counted_and_listed(runtime: Runtime, namespace: str) ->
 def test_several_recalls_in_one_transaction_apply_as_one_after_another(
     runtime: Runtime, namespace: str
 ) -> None:
-    """The coalesced form: the second recall reinforces the link the first one created, and
-    each use counts."""
+    """The coalesced form, merged into one recall's statements: the second recall reinforces
+    the link the first one created, an existing link is reinforced once per recall, each use
+    counts; the effects count distinct links and memories."""
     store = runtime.store
-    a, b, c = (add_memory(store, namespace) for _ in range(3))
-    effects = feedback.after_recalls(store, namespace, [([a, b], [a]), ([b, a, c], [a, c])], NOW)
+    a, b, c, d = (add_memory(store, namespace) for _ in range(4))
+    add_edge(store, d, c, confidence=0.5, last_reinforced_at="2025-01-01T00:00:00.000000Z")
+    recalls = [([a, b], [a]), ([b, a, c], [a, c]), ([c, d], []), ([d, c], [])]
+    effects = feedback.after_recalls(store, namespace, recalls, NOW)
     assert (effects.links_created, effects.links_reinforced) == (3, 1)
-    assert effects.memories_touched == 3
+    assert effects.memories_touched == 2
     e = edges(store, namespace)
     assert e[(min(a, b), max(a, b))]["confidence"] == pytest.approx(0.4)  # 0.3, then + 0.1
-    assert len(e) == 3
+    assert e[(min(a, b), max(a, b))]["reinforced_count"] == 1
+    assert e[(d, c)]["confidence"] == pytest.approx(0.7)  # 0.5 + 2 x 0.1
+    assert e[(d, c)]["reinforced_count"] == 2
+    assert len(e) == 4
     props = memory_props(store, namespace)
     assert (props[a]["access_count"], props[b]["access_count"], props[c]["access_count"]) == (
         2,
