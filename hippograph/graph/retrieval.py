@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +31,7 @@ from hippograph.graph.embedder import Embedder
 from hippograph.graph.memories import to_memory
 from hippograph.graph.model import MEMORY_TYPES, Memory, now_iso, parse_iso
 from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.revalidating import Revalidating
 from hippograph.graph.store import Row, Store
 from hippograph.graph.tagging import STOPWORDS
 
@@ -140,7 +140,7 @@ def recall(
     scope = {"project": request.project, "session_id": request.session_id}
     statuses = ["active", "archived"] if request.include_archived else ["active"]
 
-    speakers = [r["name"] for r in store.read("recall/speakers", namespace=namespace)]
+    speakers = _SPEAKERS.get((store, namespace))
     focused, named = cues.focus(context, speakers)
     seed_statuses = [*statuses, "superseded"]
     # Neither the full-text seeds nor the negative rules need the query vector: the engine
@@ -454,50 +454,23 @@ def _expand(
 # Active memories per (store, namespace): it only scales tag rarity, log(n / degree) / log(n),
 # which moves by under 1% when n moves by 10% (n >= 1,000, degree <= max_tag_degree), so a
 # count somewhat old is as good as an exact one. Counting costs ~n records read (100k memories:
-# ~0.5 s of engine time), so a count is kept COUNT_COST_RATIO times as long as it took (within
-# the bounds below: a small namespace is recounted every few seconds, 100k every ~8 minutes) and
-# an expired count is still used while a fresh one is counted off the query's path.
-COUNT_COST_RATIO = 1000.0
-COUNT_TTL_MIN_S = 5.0
-COUNT_TTL_MAX_S = 900.0
-_COUNTS: dict[tuple[int, str], tuple[float, int]] = {}  # -> (expires at, count)
-_COUNTING: set[tuple[int, str]] = set()
-_COUNTS_LOCK = threading.Lock()
+# ~0.5 s of engine time), so a count is kept 1,000 times as long as it took (a small namespace
+# is recounted every few seconds, 100k every ~8 minutes), an expired one still used while a
+# fresh one is counted off the query's path.
+_SIZES: Revalidating[tuple[Store, str], int] = Revalidating(
+    lambda key: int(key[0].read("memory/count", namespace=key[1], statuses=["active"])[0]["count"]),
+    refresh=_POOL,
+)
+# The namespace's speakers (the speaker cue): read the same way, so a new speaker counts as a
+# cue within seconds (5 s for a read that takes ~1 ms), not on the very next recall.
+_SPEAKERS: Revalidating[tuple[Store, str], list[str]] = Revalidating(
+    lambda key: [r["name"] for r in key[0].read("recall/speakers", namespace=key[1])],
+    refresh=_POOL,
+)
 
 
 def _active_count(store: Store, namespace: str) -> int:
-    key = (id(store), namespace)
-    with _COUNTS_LOCK:
-        cached = _COUNTS.get(key)
-        stale = cached is not None and time.monotonic() >= cached[0] and key not in _COUNTING
-        if stale:
-            _COUNTING.add(key)
-    if cached is None:
-        return _count(store, namespace, key)
-    if stale:
-        _POOL.submit(_count, store, namespace, key)
-    return cached[1]
-
-
-def _count(store: Store, namespace: str, key: tuple[int, str]) -> int:
-    started = time.monotonic()
-    try:
-        total = int(
-            store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
-        )
-    except Exception:
-        log.warning("counting namespace %s failed; the next recall counts again", namespace)
-        with _COUNTS_LOCK:
-            _COUNTING.discard(key)
-        raise
-    now = time.monotonic()
-    ttl = min(COUNT_TTL_MAX_S, max(COUNT_TTL_MIN_S, COUNT_COST_RATIO * (now - started)))
-    with _COUNTS_LOCK:
-        if len(_COUNTS) > 10_000:
-            _COUNTS.clear()
-        _COUNTS[key] = (now + ttl, total)
-        _COUNTING.discard(key)
-    return total
+    return _SIZES.get((store, namespace))
 
 
 def _edge_weight(row: Row, config: CascadeConfig, total: int) -> float:

@@ -306,9 +306,10 @@ def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
     assert retrieval._active_count(runtime.store, namespace) == 1
     remember(runtime, namespace, NewMemory(content="Cy tunes pianos"))
     assert retrieval._active_count(runtime.store, namespace) == 1  # not expired: kept
-    monkeypatch.setattr(retrieval, "COUNT_TTL_MIN_S", 0.0)
-    monkeypatch.setattr(retrieval, "COUNT_COST_RATIO", 0.0)
-    retrieval._COUNTS[(id(runtime.store), namespace)] = (0.0, 1)  # expire it
+    sizes = retrieval._SIZES
+    monkeypatch.setattr(sizes, "_min_ttl", 0.0)
+    monkeypatch.setattr(sizes, "_cost_ratio", 0.0)
+    sizes._values[(runtime.store, namespace)] = (0.0, 1)  # expire it
     remember(runtime, namespace, NewMemory(content="Ben repairs old clocks"))
     assert retrieval._active_count(runtime.store, namespace) == 1  # stale, refreshing
     for _ in range(100):
