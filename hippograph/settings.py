@@ -78,8 +78,8 @@ class Settings:
     job_run_retention_days: float = 30.0
     recall_edge_floor: float = 0.2
     # Post-retrieval maintenance (links, use counts, gaps) is written together at most this
-    # many seconds after a recall, one transaction per namespace.
-    recall_upkeep_interval_s: float = 1.0
+    # many seconds after a recall (or once 200 recalls wait), one transaction per namespace.
+    recall_upkeep_interval_s: float = 5.0
     pagerank_damping: float = 0.85
     pagerank_max_iterations: int = 20
     pagerank_tolerance: float = 1e-7

@@ -350,3 +350,14 @@ def test_recall_upkeep_is_written_together_when_flushed(runtime: Runtime, namesp
     assert {frozenset((a, b)) for a in top for b in top if a < b} <= linked
     props = memory_props(runtime.store, namespace)
     assert [props[i]["access_count"] for i in top] == [2, 2, 2]
+
+    background = Background()
+    try:  # a full batch is written without waiting for the interval
+        upkeep = RecallUpkeep(runtime.store, background, interval_s=60, batch=2)
+        upkeep.add(namespace, "Lina cello", result)
+        upkeep.add(namespace, "Lina cello", result)
+        background.drain()
+    finally:
+        background.close()
+    props = memory_props(runtime.store, namespace)
+    assert [props[i]["access_count"] for i in top] == [4, 4, 4]
