@@ -30,7 +30,7 @@ from hippograph.graph.model import (
     Tag,
     now_iso,
 )
-from hippograph.graph.store import Row, Store, Tx
+from hippograph.graph.store import Row, Store, Tx, vector
 
 # Turns text into the content actually stored (the privacy filter); identity by default.
 ContentFilter = Callable[[str, str], str]
@@ -174,7 +174,7 @@ def _node_props(
         "steps": list(item.steps),
         "prerequisites": list(item.prerequisites),
         "warnings": list(item.warnings),
-        "embedding": [float(x) for x in embedding],
+        "embedding": vector(embedding),
     }
     # Empty lists and nulls are left off the node: Neo4j stores no nulls and some tools choke
     # on empty arrays; readers treat a missing property as empty.
@@ -292,13 +292,13 @@ def vector_seeds(
     filtering leaves fewer than k while the index may hold more, an exact scan of the namespace
     (bounded by the namespace's size) gives the answer instead.
     """
-    vector = [float(x) for x in embedding]
+    query = vector(embedding)
     candidates = max(k * store.dialect.vector_oversample, 50)
     rows = store.read(
         "memory/vector_search",
         namespace=namespace,
         statuses=list(statuses),
-        embedding=vector,
+        embedding=query,
         candidates=candidates,
         k=k,
     )
@@ -309,7 +309,7 @@ def vector_seeds(
                 "memory/vector_search_exact",
                 namespace=namespace,
                 statuses=list(statuses),
-                embedding=vector,
+                embedding=query,
                 k=k,
             )
     return [(r["id"], float(r["cosine"])) for r in rows]

@@ -32,7 +32,7 @@ from hippograph.graph.memories import to_memory
 from hippograph.graph.model import MEMORY_TYPES, Memory, now_iso, parse_iso
 from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.revalidating import Revalidating
-from hippograph.graph.store import Row, Store
+from hippograph.graph.store import Row, Store, Vector, vector
 from hippograph.graph.tagging import STOPWORDS
 
 log = logging.getLogger(__name__)
@@ -210,8 +210,8 @@ def query_words(text: str) -> list[str]:
     return [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 1][:32]
 
 
-def _floats(vector: Any) -> list[float]:
-    return [float(x) for x in vector]
+def _floats(values: Any) -> Vector:
+    return vector(values)
 
 
 def _fulltext(

@@ -67,6 +67,23 @@ def mapped_errors() -> Iterator[None]:
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
+class Vector(list[float]):
+    """An embedding as a statement parameter: a list of floats the driver sends as is but
+    whose repr is its length. The driver formats every statement's parameters for its debug
+    log even when that log is off (neo4j 6.4, ``Bolt5x0.run``): ~0.2 ms a query vector, and
+    a third of the driver's time on a batch of 1,000 new memories."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<vector of {len(self)} floats>"
+
+
+def vector(values: Any) -> Vector:
+    """``values`` (a numpy array or any sequence of numbers) as a ``Vector`` parameter."""
+    return Vector(float(x) for x in values)
+
+
 def row_of(record: neo4j.Record) -> Row:
     """The record as ``Record.data()`` makes it (nodes become property maps, and so on), without
     that method's cost on long lists of numbers: it inspects every element of every list, about

@@ -44,6 +44,7 @@ from hippograph.graph.errors import Conflict
 from hippograph.graph.llm import ChatClient, JsonCompleter, LLMConfig
 from hippograph.graph.model import Memory, NewMemory, Reinforcement, content_hash, now_iso
 from hippograph.graph.store import Row, Store, Tx
+from hippograph.graph.store import vector as as_vector
 from hippograph.settings import Settings
 
 NEIGHBOURS_K = 8
@@ -246,7 +247,7 @@ def _stored_neighbours(
     candidates = max(NEIGHBOURS_K * store.dialect.vector_oversample, 50)
     for start in range(0, len(items), NEIGHBOUR_CHUNK):
         rows = [
-            {"i": i, "embedding": [float(x) for x in vectors[i]], "scope_key": scopes[i]}
+            {"i": i, "embedding": as_vector(vectors[i]), "scope_key": scopes[i]}
             for i in range(start, min(start + NEIGHBOUR_CHUNK, len(items)))
         ]
         for r in store.read(
@@ -320,7 +321,7 @@ def _exact_neighbours(
 
 
 def _exact_in_database(store: Store, namespace: str, vector: Any, scope: str) -> list[Row]:
-    seeds = memories.vector_seeds(store, namespace, [float(x) for x in vector], NEIGHBOURS_K * 2)
+    seeds = memories.vector_seeds(store, namespace, as_vector(vector), NEIGHBOURS_K * 2)
     if not seeds:
         return []
     cosine = dict(seeds)
@@ -428,7 +429,7 @@ def _tombstoned(
         if i in blocked:
             continue
         seeds = memories.vector_seeds(
-            store, namespace, [float(x) for x in vector], 3, statuses=("archived",)
+            store, namespace, as_vector(vector), 3, statuses=("archived",)
         )
         close = [mid for mid, cos in seeds if cos >= NOOP_MIN]
         if close and store.read("decision/tombstoned_ids", namespace=namespace, ids=close):
@@ -461,7 +462,7 @@ def _apply(
                 "content": item.content,
                 "content_hash": digest,
                 "dedup_key": key,
-                "embedding": [float(x) for x in vector],
+                "embedding": as_vector(vector),
                 "provenance": item.provenance,
                 "confidence": item.confidence if item.confidence is not None else 0.0,
                 "previous": json.dumps({"at": now, "replaced_by": item.content,

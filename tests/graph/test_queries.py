@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 import uuid
 
+import numpy as np
 import pytest
 
 from hippograph.graph import queries
 from hippograph.graph.dialect import ARCADEDB, DIALECTS, NEO4J
 from hippograph.graph.errors import QueryNotFound
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.store import row_of
+from hippograph.graph.store import row_of, vector
 
 
 def test_unknown_query_is_a_typed_error() -> None:
@@ -133,3 +134,14 @@ def test_rows_read_as_record_data_has_them(runtime: Runtime) -> None:
             tag=tag,
             database_=store.database,
         )
+
+
+def test_a_vector_parameter_goes_over_bolt_intact_and_logs_short(runtime: Runtime) -> None:
+    values = [i / 384 for i in range(384)]
+    param = vector(np.asarray(values, dtype=np.float64))
+    assert repr(param) == "<vector of 384 floats>"
+    store = runtime.store
+    rows = store.driver.execute_query(
+        "UNWIND $rows AS row RETURN row.e AS e", rows=[{"e": param}], database_=store.database
+    ).records
+    assert rows[0]["e"] == values
