@@ -1,13 +1,14 @@
 """Recall latency through the GraphQL endpoint, next to the in-memory floor.
 
     python bench/latency.py --memories 100000 [--queries 200] [--warmup 500] [--json OUT]
-                            [--data-dir DIR] [--heap 2g]
+                            [--data-dir DIR] [--heap 2g] [--server process|thread]
 
 Builds N memories with realistic structure in a fresh embedded store: 2,000 generated sentences
 are embedded with the real model and every memory is one of them, jittered (so memories form
 clusters around real sentences and text queries land near them), with 3 tags from its topic and
 about 5 RELATES_TO edges (consecutive memories of a session plus links inside its topic). Then
-it serves the real app with uvicorn on 127.0.0.1, warms it with --warmup untimed recalls (the
+it serves the real app (`hippograph serve` on the store, a process of its own; --server thread
+runs it with uvicorn in this process instead), warms it with --warmup untimed recalls (the
 timed texts' words reversed: the engine's JIT compiles its hot paths over the first few hundred
 calls) and times warm `recall` calls over HTTP: p50/p95/p99, the query-embedding time apart.
 The floor, on the same graph and query vectors: exact numpy top-k plus an in-memory
@@ -22,9 +23,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -233,6 +236,62 @@ def pct(values: list[float], p: float) -> float:
     return float(np.percentile(values, p))
 
 
+def serve_process(settings: Settings) -> tuple[str, subprocess.Popen[bytes]]:
+    """``hippograph serve`` on the store, as a process of its own (how the service runs: the
+    timing client does not share its interpreter); returns the GraphQL URL once it answers."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        "HIPPOGRAPH_DATA_DIR": str(settings.data_dir),
+        "HIPPOGRAPH_PORT": str(port),
+        "HIPPOGRAPH_ENGINE_HEAP": settings.engine_heap,
+    }
+    exe = Path(sys.executable).parent / "hippograph"
+    proc = subprocess.Popen([str(exe), "serve"], env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"hippograph serve exited with {proc.returncode}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
+                return f"http://127.0.0.1:{port}/graphql", proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.terminate()
+    raise SystemExit("hippograph serve did not answer within 180 s")
+
+
+def time_recalls(url: str, queries: list[str], warmup: int) -> tuple[list[float], list[float]]:
+    """Warm-up recalls (untimed), then each query timed end to end: (total ms, embed ms)."""
+    total, embed = [], []
+    with httpx.Client(timeout=60) as client:
+        warmups = warmup_texts(queries)
+        for n in range(warmup):
+            client.post(
+                url,
+                json={
+                    "query": QUERY,
+                    "variables": {"ns": NAMESPACE, "c": warmups[n % len(warmups)]},
+                },
+            ).raise_for_status()
+        for n, q in enumerate(queries, start=1):
+            t = time.perf_counter()
+            response = client.post(
+                url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
+            )
+            total.append((time.perf_counter() - t) * 1000)
+            body = response.json()
+            if body.get("errors"):
+                raise SystemExit(f"recall failed: {body['errors']}")
+            embed.append(body["data"]["recall"]["embedMs"])
+            print(f"\rtimed {n}/{len(queries)} recalls", end="", flush=True)
+    print()
+    return total, embed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -249,13 +308,19 @@ def main() -> int:
     parser.add_argument(
         "--heap", default=Settings.engine_heap, help="the embedded engine's JVM heap"
     )
+    parser.add_argument(
+        "--server", choices=["process", "thread"], default="process",
+        help="the app as a `hippograph serve` process (default) or in a thread of this one",
+    )  # fmt: skip
     args = parser.parse_args()
     rng = random.Random(11)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-latency-"))
     state = data_dir / f"bench-state-{args.memories}.npz"
     settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
-    rt = Runtime.open(settings, attach=False)
+    rt: Runtime | None = Runtime.open(settings, attach=False)
+    proc = None
     try:
+        assert rt is not None
         if state.exists():
             ids, vecs, edges, queries = load_state(state)
             print(f"reusing the {len(ids)} memories built in {data_dir}")
@@ -265,32 +330,25 @@ def main() -> int:
                 save_state(state, ids, vecs, edges, queries)
         queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
         qvecs = rt.embedder.embed(queries)
-        url, server = serve(rt)
-        with httpx.Client(timeout=60) as client:
-            warmups = warmup_texts(queries)
-            for n in range(args.warmup):
-                q = warmups[n % len(warmups)]
-                client.post(
-                    url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
-                ).raise_for_status()
-            total, embed = [], []
-            for n, q in enumerate(queries, start=1):
-                t = time.perf_counter()
-                response = client.post(
-                    url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
-                )
-                total.append((time.perf_counter() - t) * 1000)
-                body = response.json()
-                if body.get("errors"):
-                    raise SystemExit(f"recall failed: {body['errors']}")
-                embed.append(body["data"]["recall"]["embedMs"])
-                print(f"\rtimed {n}/{len(queries)} recalls", end="", flush=True)
-        print()
-        server.should_exit = True  # type: ignore[attr-defined]
+        # The floor before any server runs: nothing else is on the cores then.
         floors = floor(ids, vecs, edges, qvecs)
+        if args.server == "thread":
+            url, server = serve(rt)
+            total, embed = time_recalls(url, queries, args.warmup)
+            server.should_exit = True  # type: ignore[attr-defined]
+        else:
+            rt.close()  # the server process owns the engine; this one attaches to it
+            rt = None
+            url, proc = serve_process(settings)
+            rt = Runtime.open(settings, attach=True)
+            total, embed = time_recalls(url, queries, args.warmup)
         seed = seed_recall(rt, vecs, ids, qvecs[:100])
     finally:
-        rt.close()
+        if rt is not None:
+            rt.close()
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=60)
     out = {
         "memories": args.memories,
         "p50_ms": round(statistics.median(total), 2),
