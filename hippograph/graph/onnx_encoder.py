@@ -145,18 +145,25 @@ class OnnxEncoder:
 
 def load(model: ModelSpec, cache_dir: Path, *, threads: int) -> OnnxEncoder:
     """The cached export of ``model`` on ONNX Runtime, exporting and checking it first if the
-    cache has none. Raises ``OnnxUnavailable`` when the export fails or disagrees."""
+    cache has none, or has one ONNX Runtime cannot load (a damaged file is replaced). Raises
+    ``OnnxUnavailable`` when the export fails or disagrees."""
     target = cache_dir.expanduser() / f"{cache_key(model)}.onnx"
-    if not target.is_file():
-        torch_model = _export(model, target)
-        encoder = OnnxEncoder(target, model, threads=threads)
+    if target.is_file():
         try:
-            check_parity(encoder, torch_model)
-        except OnnxUnavailable:
+            return OnnxEncoder(target, model, threads=threads)
+        except Exception as exc:  # noqa: BLE001 - whatever is wrong with it, export again
+            log.warning("cached ONNX export %s does not load (%s); exporting again", target, exc)
             target.unlink(missing_ok=True)
+    torch_model = _export(model, target)
+    try:
+        encoder = OnnxEncoder(target, model, threads=threads)
+        check_parity(encoder, torch_model)
+    except Exception as exc:
+        target.unlink(missing_ok=True)
+        if isinstance(exc, OnnxUnavailable):
             raise
-        return encoder
-    return OnnxEncoder(target, model, threads=threads)
+        raise OnnxUnavailable(f"the ONNX export of {model.directory} does not load: {exc}") from exc
+    return encoder
 
 
 class OnnxUnavailable(RuntimeError):
@@ -221,6 +228,7 @@ def _export(model: ModelSpec, target: Path) -> Any:
                 opset_version=17,
                 dynamo=False,
             )
+        os.chmod(tmp, 0o644)  # readable by whoever serves from a shared cache
         os.replace(tmp, target)
     except Exception as exc:  # noqa: BLE001 - any failure means "serve on PyTorch instead"
         raise OnnxUnavailable(f"ONNX export of {model.directory} failed: {exc}") from exc

@@ -99,3 +99,22 @@ def test_a_layout_onnx_does_not_serve_falls_back_to_pytorch(
     fallback = Embedder(str(model_dir), cache_dir=tmp_path / "cache").load()
     assert fallback.backend == "torch"
     assert not (tmp_path / "cache").exists(), "nothing exported for a layout not served"
+
+
+def test_a_damaged_cached_export_is_replaced(embedder: Embedder, tmp_path: Path) -> None:
+    model = onnx_encoder.spec(embedder.model_path)
+    assert model is not None
+    damaged = tmp_path / f"{onnx_encoder.cache_key(model)}.onnx"
+    damaged.write_bytes(b"not a model")
+    fresh = Embedder(cache_dir=tmp_path).load()
+    assert fresh.backend == "onnx"
+    assert damaged.stat().st_size > 1_000_000 and damaged.stat().st_mode & 0o044
+    np.testing.assert_allclose(fresh.embed(TEXTS), embedder.embed(TEXTS), atol=1e-5)
+
+
+def test_an_unwritable_cache_falls_back_to_pytorch(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache directory should be")
+    fallback = Embedder(cache_dir=blocker / "onnx").load()
+    assert fallback.backend == "torch"
+    assert fallback.embed(["Ada prefers tea"]).shape == (1, 384)
