@@ -193,6 +193,7 @@ def _torch_model(model: ModelSpec) -> Any:
 
 def _export(model: ModelSpec, target: Path) -> Any:
     """Export ``model`` to ``target``; returns the PyTorch model it was exported from."""
+    log.info("exporting %s to ONNX, once for this model (about 10 s)", model.directory)
     started = time.perf_counter()
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".onnx.part")
