@@ -172,7 +172,9 @@ class EmbeddedEngine:
             "host": "127.0.0.1",
             "http_port": _free_port(),
         }
-        jvm_args = [*_log_args(self.data_dir), *self._jvm_args]
+        # The heap committed whole from the start (an -Xms in jvm_args, later, still wins):
+        # it never grows or shrinks under load, and AlwaysPreTouch can fault it in up front.
+        jvm_args = [*_log_args(self.data_dir), f"-Xms{self._heap}", *self._jvm_args]
         try:
             self._server = adb.ArcadeDBServer(
                 str(self.data_dir / "arcadedb"),

@@ -136,7 +136,7 @@ class Runtime:
 
 
 def settle_heap() -> None:
-    """Move everything loaded so far (the model, torch, the driver: millions of objects) out of
+    """Move everything loaded so far (the model runtime, the driver: millions of objects) out of
     the cyclic garbage collector's reach. Without this each full collection walks them all,
     a pause of about 250 ms that came every second or so under recall load."""
     gc.collect()
