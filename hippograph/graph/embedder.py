@@ -25,7 +25,7 @@ from hippograph.settings import EmbeddingBackend, Settings
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CACHE_DIR = Path("~/.cache/hippograph/onnx")
+DEFAULT_CACHE_DIR = Settings.embedding_cache_dir
 
 
 def default_model_path() -> str:

@@ -32,7 +32,8 @@ from hippograph.graph.memories import to_memory
 from hippograph.graph.model import MEMORY_TYPES, Memory, now_iso, parse_iso
 from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.revalidating import Revalidating
-from hippograph.graph.store import Row, Store, Vector, vector
+from hippograph.graph.store import Row, Store
+from hippograph.graph.store import vector as as_vector
 from hippograph.graph.tagging import STOPWORDS
 
 log = logging.getLogger(__name__)
@@ -162,7 +163,7 @@ def recall(
         vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
 
     traces = _seeds(store, namespace, vector, fulltext, config, retired)
-    embedding = _floats(query)
+    embedding = as_vector(query)
     top_ft = max(fulltext.values(), default=0.0)
     scoring = _Scoring(
         # The speaker cue counts only when the context names one speaker: otherwise the
@@ -208,10 +209,6 @@ def query_words(text: str) -> list[str]:
     """The distinct content words of ``text``, lowercased: nothing Lucene syntax could misread."""
     words = [w.lower() for w in _WORD.findall(text)]
     return [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 1][:32]
-
-
-def _floats(values: Any) -> Vector:
-    return vector(values)
 
 
 def _fulltext(
@@ -262,7 +259,7 @@ def _vector(
     retired: set[str],
 ) -> dict[str, float]:
     k = max(config.vector_seeds, config.prf_depth)
-    params = {"namespace": ns, "statuses": statuses, "embedding": _floats(query), "k": k, **scope}
+    params = {"namespace": ns, "statuses": statuses, "embedding": as_vector(query), "k": k, **scope}
     rows = store.read(
         "recall/vector_seeds", candidates=max(k * store.dialect.vector_oversample, 100), **params
     )
@@ -295,7 +292,7 @@ def _feedback_query(
         "recall/feedback",
         namespace=ns,
         pool=pool,
-        embedding=_floats(query),
+        embedding=as_vector(query),
         alpha=config.alpha,
         depth=config.prf_depth,
     )
@@ -363,7 +360,9 @@ def _score(
     traces: dict[str, _Trace],
 ) -> None:
     """Fetch what ranking needs of ``ids`` into ``scored``; a seed starts with its relevance."""
-    for row in _scores(store, ns, ids, scoring.params):
+    found = store.read("recall/scores", namespace=ns, ids=ids, **scoring.params)
+    for hit in found[0]["rows"] if found else []:  # an aggregate answers one row, even over nothing
+        row = dict(zip(("id", *SCORED_FIELDS), hit, strict=True))
         scored[row["id"]] = row
         traces[row["id"]].activation = scoring.relevance(row)
 
@@ -375,13 +374,6 @@ SCORED_FIELDS = (
     "speakers", "cosine",
 )  # fmt: skip
 HIT_FIELDS = ("src", "dst", "type", "w", "via", "degree", *SCORED_FIELDS)
-
-
-def _scores(store: Store, ns: str, ids: list[str], params: dict[str, Any]) -> list[Row]:
-    """``recall/scores`` of ``ids``: per memory, its id and SCORED_FIELDS."""
-    found = store.read("recall/scores", namespace=ns, ids=ids, **params)
-    rows = found[0]["rows"] if found else []  # an aggregate answers one row, even over nothing
-    return [dict(zip(("id", *SCORED_FIELDS), r, strict=True)) for r in rows]
 
 
 def _expand(
@@ -610,7 +602,7 @@ def _with_negatives(
     if not flagged:
         return items
     present = {r.memory.id: r for r in items}
-    rows = store.read("recall/candidates", namespace=ns, ids=flagged, embedding=_floats(query))
+    rows = store.read("recall/candidates", namespace=ns, ids=flagged, embedding=as_vector(query))
     head = []
     for row in rows:
         memory = to_memory(row)
@@ -658,7 +650,7 @@ def _session_filter(
         uid=uid,
         namespace=ns,
         session_id=request.session_id,
-        context_embedding=_floats(query),
+        context_embedding=as_vector(query),
         surfaced=merged,
         now=now_iso(),
     )
