@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -41,6 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.server import serve as serve_process  # noqa: E402
 from hippograph.api.app import create_app  # noqa: E402
 from hippograph.graph.model import content_hash, now_iso  # noqa: E402
 from hippograph.graph.recall_config import DEFAULT_CASCADE  # noqa: E402
@@ -236,34 +235,6 @@ def pct(values: list[float], p: float) -> float:
     return float(np.percentile(values, p))
 
 
-def serve_process(settings: Settings) -> tuple[str, subprocess.Popen[bytes]]:
-    """``hippograph serve`` on the store, as a process of its own (how the service runs: the
-    timing client does not share its interpreter); returns the GraphQL URL once it answers."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {
-        **os.environ,
-        "HIPPOGRAPH_DATA_DIR": str(settings.data_dir),
-        "HIPPOGRAPH_PORT": str(port),
-        "HIPPOGRAPH_ENGINE_HEAP": settings.engine_heap,
-    }
-    exe = Path(sys.executable).parent / "hippograph"
-    proc = subprocess.Popen([str(exe), "serve"], env=env, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"hippograph serve exited with {proc.returncode}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
-                return f"http://127.0.0.1:{port}/graphql", proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    proc.terminate()
-    raise SystemExit("hippograph serve did not answer within 180 s")
-
-
 def time_recalls(url: str, queries: list[str], warmup: int) -> tuple[list[float], list[float]]:
     """Warm-up recalls (untimed), then each query timed end to end: (total ms, embed ms)."""
     total, embed = [], []
@@ -318,7 +289,7 @@ def main() -> int:
     state = data_dir / f"bench-state-{args.memories}.npz"
     settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
     rt: Runtime | None = Runtime.open(settings, attach=False)
-    proc = None
+    served = None
     try:
         assert rt is not None
         if state.exists():
@@ -339,16 +310,15 @@ def main() -> int:
         else:
             rt.close()  # the server process owns the engine; this one attaches to it
             rt = None
-            url, proc = serve_process(settings)
+            served = serve_process(data_dir, engine_heap=settings.engine_heap)
             rt = Runtime.open(settings, attach=True)
-            total, embed = time_recalls(url, queries, args.warmup)
+            total, embed = time_recalls(served.url, queries, args.warmup)
         seed = seed_recall(rt, vecs, ids, qvecs[:100])
     finally:
         if rt is not None:
             rt.close()
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=60)
+        if served is not None:
+            served.stop()
     out = {
         "memories": args.memories,
         "p50_ms": round(statistics.median(total), 2),

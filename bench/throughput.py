@@ -19,54 +19,28 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.profiling import print_timings, statement_timings  # noqa: E402
+from bench.server import serve  # noqa: E402
 from hippograph.graph import memories  # noqa: E402
 from hippograph.graph.embedder import Embedder  # noqa: E402
 from hippograph.graph.model import NewMemory  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
-QUERY = '{ search(namespace: "cold", query: "hello", k: 1) { score } }'
-
 
 def cold_start() -> float:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    data_dir = tempfile.mkdtemp(prefix="hippograph-cold-")
-    exe = Path(sys.executable).parent / "hippograph"
-    env = {**os.environ, "HIPPOGRAPH_DATA_DIR": data_dir, "HIPPOGRAPH_PORT": str(port)}
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [str(exe), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"hippograph serve exited with {proc.returncode}")
-            try:
-                r = httpx.post(f"http://127.0.0.1:{port}/graphql", json={"query": QUERY}, timeout=5)
-                if r.status_code == 200 and "data" in r.json():
-                    return time.perf_counter() - started
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    """Launch to the first answered GraphQL query, on a fresh data directory."""
+    served = serve(Path(tempfile.mkdtemp(prefix="hippograph-cold-")))
+    served.stop()
+    return served.ready_s
 
 
 PEOPLE = ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea"]

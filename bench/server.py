@@ -1,0 +1,59 @@
+"""`hippograph serve` as a process of its own, for the benchmarks (cold start, latency)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+# Answered only once the engine, the model and the schema are all up.
+READY_QUERY = '{ search(namespace: "cold", query: "hello", k: 1) { score } }'
+
+
+@dataclass(frozen=True)
+class Served:
+    url: str  # the GraphQL endpoint
+    proc: subprocess.Popen[bytes]
+    ready_s: float  # from launch to the first answered query
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=60)
+
+
+def serve(data_dir: Path, *, timeout_s: float = 180.0, **settings: str) -> Served:
+    """Start ``hippograph serve`` on ``data_dir`` and a free port (``settings``: more
+    ``HIPPOGRAPH_*`` variables by field name) and return once it answers a query."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        "HIPPOGRAPH_DATA_DIR": str(data_dir),
+        "HIPPOGRAPH_PORT": str(port),
+        **{f"HIPPOGRAPH_{name.upper()}": value for name, value in settings.items()},
+    }
+    url = f"http://127.0.0.1:{port}/graphql"
+    exe = Path(sys.executable).parent / "hippograph"
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(exe), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    while time.perf_counter() - started < timeout_s:
+        if proc.poll() is not None:
+            raise SystemExit(f"hippograph serve exited with {proc.returncode}")
+        try:
+            r = httpx.post(url, json={"query": READY_QUERY}, timeout=5)
+            if r.status_code == 200 and "data" in r.json():
+                return Served(url, proc, time.perf_counter() - started)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit(f"hippograph serve did not answer within {timeout_s:.0f} s")
