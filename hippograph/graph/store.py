@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import neo4j
+import numpy as np
 from neo4j import GraphDatabase, ManagedTransaction
 from neo4j import exceptions as neo4j_errors
 
@@ -80,8 +81,10 @@ class Vector(list[float]):
 
 
 def vector(values: Any) -> Vector:
-    """``values`` (a numpy array or any sequence of numbers) as a ``Vector`` parameter."""
-    return Vector(float(x) for x in values)
+    """``values`` (a numpy array or any sequence of numbers) as a ``Vector`` parameter. The
+    conversion to Python floats happens in numpy (float32 widens exactly): a generator over
+    the elements took a tenth of a batch's non-embedding time."""
+    return Vector(np.asarray(values, dtype=np.float64).tolist())
 
 
 def row_of(record: neo4j.Record) -> Row:

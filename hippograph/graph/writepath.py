@@ -344,29 +344,34 @@ class _BatchIndex:
 
     def __init__(self, size: int, dimensions: int, now: str) -> None:
         self.vectors = np.zeros((size, dimensions), dtype=np.float32)
-        self.scopes: list[str] = []
+        # Each entry's scope as a small integer: comparing one array of ints per lookup, not
+        # an array of strings rebuilt each time (quadratic in the batch).
+        self.scopes = np.zeros(size, dtype=np.int32)
+        self.scope_codes: dict[str, int] = {}
         self.entries: list[tuple[str, NewMemory]] = []  # (memory id, item)
         self.position: dict[str, int] = {}
         self.now = now
 
     def add(self, memory_id: str, scope: str, vector: Vector, item: NewMemory) -> None:
-        self.position[memory_id] = len(self.entries)
-        self.vectors[len(self.entries)] = _unit(vector)
-        self.scopes.append(scope)
+        n = len(self.entries)
+        self.position[memory_id] = n
+        self.vectors[n] = _unit(vector)
+        self.scopes[n] = self.scope_codes.setdefault(scope, len(self.scope_codes))
         self.entries.append((memory_id, item))
 
     def nearest(
         self, item: NewMemory, vector: Vector, scope: str, gone: set[str]
     ) -> list[Neighbour]:
         n = len(self.entries)
-        if not n:
+        code = self.scope_codes.get(scope)
+        if not n or code is None:
             return []
         cosines = self.vectors[:n] @ _unit(vector)
-        cosines[np.asarray(self.scopes) != scope] = -np.inf
+        cosines[self.scopes[:n] != code] = -np.inf
         for memory_id in gone:
             if memory_id in self.position:
                 cosines[self.position[memory_id]] = -np.inf
-        top = np.argsort(-cosines, kind="stable")[:NEIGHBOURS_K]
+        top = _top(cosines, NEIGHBOURS_K)
         found = []
         for j in top:
             if cosines[j] == -np.inf:
@@ -384,6 +389,17 @@ class _BatchIndex:
                 )
             )
         return found
+
+
+def _top(scores: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.intp]:
+    """Indexes of the ``k`` highest scores, highest first, ties in index order (as a stable
+    sort of the whole array would give, without sorting it)."""
+    if len(scores) > k:
+        # Everything tied with the k-th score is kept, so ties still break by index.
+        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+        (within,) = np.nonzero(scores >= kth)
+        return within[np.argsort(-scores[within], kind="stable")][:k]
+    return np.argsort(-scores, kind="stable")[:k]
 
 
 def _unit(vector: Vector) -> Vector:
@@ -536,8 +552,15 @@ def _event(namespace: str, items: Sequence[NewMemory], now: str) -> dict[str, An
         "id": str(uuid.uuid4()),
         "namespace": namespace,
         "at": now,
-        "items": [json.dumps(asdict(item), sort_keys=True) for item in items],
+        "items": [json.dumps(_as_dict(item), sort_keys=True) for item in items],
     }
+
+
+def _as_dict(item: NewMemory) -> dict[str, Any]:
+    """``dataclasses.asdict(item)`` without its deep copies (a tenth of a batch's time
+    outside the embedding): the fields hold only strings, numbers, tuples of strings and the
+    ``Source``."""
+    return {**vars(item), "source": dict(vars(item.source))}
 
 
 def _write(

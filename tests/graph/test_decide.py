@@ -3,9 +3,11 @@ speaks the OpenAI chat-completions API, and remember/extraction routed through b
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from hippograph.graph import history, memories, writepath
@@ -18,7 +20,7 @@ from hippograph.graph.decide import (
     subject,
 )
 from hippograph.graph.llm import ChatClient, LLMConfig
-from hippograph.graph.model import NewMemory
+from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.writepath import commit
 from tests.graph.llm_server import Endpoint, serve
@@ -201,6 +203,53 @@ def test_a_batch_stays_atomic_and_decides_against_its_own_items(
     )
     assert [r.created for r in results] == [True, False, False]
     assert len({r.memory.id for r in results}) == 1 and results[-1].memory.strength == 3
+
+
+def test_a_batch_compares_its_items_only_within_one_scope(rt: Runtime, namespace: str) -> None:
+    longer = "Rita is the one who keeps the vault code"
+    results = remember(
+        rt,
+        namespace,
+        NewMemory(content="Rita keeps the vault code", scope="project", project="alpha"),
+        NewMemory(content=longer, scope="project", project="beta"),
+        NewMemory(content=longer, scope="project", project="alpha"),
+    )
+    assert [r.created for r in results] == [True, True, False]
+    assert results[2].memory.id == results[0].memory.id
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_batch_neighbours_come_in_the_order_of_a_full_stable_sort(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    # Few distinct values, so ties are common; some entries ruled out (-inf).
+    scores = rng.choice(np.asarray([0.1, 0.5, 0.5, 0.9, -np.inf], dtype=np.float32), size=n)
+    expected = np.argsort(-scores, kind="stable")[: writepath.NEIGHBOURS_K]
+    assert writepath._top(scores, writepath.NEIGHBOURS_K).tolist() == expected.tolist()
+
+
+def test_remember_events_hold_each_item_as_dataclasses_would_serialise_it() -> None:
+    item = NewMemory(
+        content="Deploy with make release",
+        memory_type="procedure",
+        scope="session",
+        project="p",
+        session_id="s-1",
+        provenance="observed",
+        source=Source(session_id="s-1", messages="3-4", file_paths=("Makefile",), snippet="x"),
+        confidence=0.7,
+        trust_score=0.5,
+        tags=("deploy",),
+        trigger_patterns=("rm -rf",),
+        steps=("build", "push"),
+        prerequisites=("creds",),
+        warnings=("slow",),
+        occurred_at="2024-05-01T10:00:00.000000Z",
+    )
+    for each in (item, NewMemory(content="bare")):
+        assert json.dumps(writepath._as_dict(each), sort_keys=True) == json.dumps(
+            dataclasses.asdict(each), sort_keys=True
+        )
 
 
 # ---------------------------------------------------------------- the LLM decider
