@@ -83,6 +83,13 @@ class Settings:
     # Post-retrieval maintenance (links, use counts, gaps) is written together at most this
     # many seconds after a recall (or once 200 recalls wait), one transaction per namespace.
     recall_upkeep_interval_s: float = 5.0
+    # The cyclic garbage collector of a process that opens a Runtime (the service, a CLI, a
+    # job): a young-generation collection once this many container objects were allocated.
+    # Python's default, 700, ran one every few hundred microseconds of request work. At
+    # 50,000, in-process recall over 100k memories, interleaved runs: mean 34.9 -> 32.3 and
+    # 36.4 -> 33.0 ms, p95 50.5 -> 44.5 and 46.8 -> 43.7 ms; a batch of 1,000 memories
+    # outside its embedding: 1.06 -> 0.88 s (medians of 6 batches each).
+    gc_young_threshold: int = 50_000
     pagerank_damping: float = 0.85
     pagerank_max_iterations: int = 20
     pagerank_tolerance: float = 1e-7
@@ -119,6 +126,7 @@ class Settings:
         _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)
         _check_range("HIPPOGRAPH_RECALL_UPKEEP_INTERVAL_S", self.recall_upkeep_interval_s, 0, 60)
+        _check_range("HIPPOGRAPH_GC_YOUNG_THRESHOLD", self.gc_young_threshold, 100, 10_000_000)
         _check_range(
             "HIPPOGRAPH_CONSOLIDATE_LLM_MAX_CALLS", self.consolidate_llm_max_calls, 0, 1_000_000
         )

@@ -42,6 +42,7 @@ def test_job_tunables_are_read_from_the_environment() -> None:
         ("HIPPOGRAPH_JOB_BATCH_SIZE", "0"),
         ("HIPPOGRAPH_JOB_EDGES_INTERVAL_S", "-1"),
         ("HIPPOGRAPH_RECALL_EDGE_FLOOR", "1.2"),
+        ("HIPPOGRAPH_GC_YOUNG_THRESHOLD", "0"),
     ],
 )
 def test_a_bad_tunable_names_its_variable(variable: str, value: str) -> None:
