@@ -394,13 +394,13 @@ def _expand(
     also scores the seeds not scored yet (its 'SELF' rows), before spreading from them."""
     frontier = sorted(traces, key=lambda i: -traces[i].activation)
     unscored = [i for i in traces if i not in scored]
-    for _hop in range(config.depth):
+    for hop in range(config.depth):
         if not frontier:
             return
         found = store.read(
             "recall/expand",
             namespace=ns,
-            frontier=frontier[: config.frontier],
+            frontier=frontier[: config.frontier if hop == 0 else config.later_frontier],
             scored_ids=unscored,
             statuses=statuses,
             edge_floor=config.edge_floor,

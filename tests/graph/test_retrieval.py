@@ -73,6 +73,31 @@ def test_expansion_reaches_what_seeds_miss(any_runtime: Runtime, namespace: str)
     assert e.activation > 0
 
 
+def test_hops_after_the_first_expand_at_most_later_frontier_memories(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    converse(runtime, namespace)
+    frontiers: list[list[str]] = []
+    read = runtime.store.read
+
+    def watched(name: str, /, **params: object) -> list[dict[str, object]]:
+        if name == "recall/expand":
+            frontiers.append(list(params["frontier"]))  # type: ignore[call-overload]
+        return read(name, **params)
+
+    monkeypatch.setattr(runtime.store, "read", watched)
+    # A middle turn is the seed; the first hop reaches the turns either side of it.
+    question = "the dance festival in Lisbon"
+    second_hops = []
+    for later_frontier in (DEFAULT_CASCADE.later_frontier, 1):
+        frontiers.clear()
+        config = replace(DEFAULT_CASCADE, later_frontier=later_frontier)
+        recall(runtime, namespace, question, k=5, config=config)
+        assert len(frontiers) == config.depth == 2
+        second_hops.append(len(frontiers[1]))
+    assert second_hops[0] > 1 and second_hops[1] == 1
+
+
 def test_no_seed_above_the_floor_still_answers(runtime: Runtime, namespace: str) -> None:
     converse(runtime, namespace)
     result = recall(runtime, namespace, "What did Jon book?", k=3)
