@@ -130,9 +130,6 @@ class Embedder:
             )
         return np.asarray(vectors, dtype=np.float32)
 
-    def embed_one(self, text: str) -> list[float]:
-        return [float(x) for x in self.embed([text])[0]]
-
 
 def _load_torch(model_path: str) -> tuple[Any, int]:
     from sentence_transformers import SentenceTransformer

@@ -328,7 +328,7 @@ def search(
     validate.namespace(namespace)
     query = validate.content(query, limits, "query")
     k = validate.top_k(k, limits)
-    seeds = vector_seeds(store, namespace, embedder.embed_one(query), k)
+    seeds = vector_seeds(store, namespace, embedder.embed([query])[0], k)
     by_id = {m.id: m for m in get_many(store, namespace, [i for i, _ in seeds])}
     return [ScoredMemory(memory=by_id[i], score=s) for i, s in seeds if i in by_id]
 

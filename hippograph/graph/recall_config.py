@@ -23,8 +23,9 @@ class CascadeConfig:
         of the prf_depth most relevant memories and the vector seeds are searched again.
     depth / hop_decay / fan_out: breadth-first expansion; activation x hop_decay per hop;
         at most fan_out edges followed per node and edge kind.
-    frontier: at most this many memories expanded per hop (strongest first). 20, not 40:
-        the same LoCoMo dev recall@10 (74.7%) for half the second hop's engine work.
+    frontier: at most this many memories expanded on the first hop (strongest first). 20,
+        not 40: the same LoCoMo dev recall@10 (74.7%) for half the engine work of the hop
+        after it (measured when this one bound served every hop).
     later_frontier: the same bound for the hops after the first, which spread activation
         already decayed. 15: LoCoMo dev recall@10 74.8% overall, 49.8% multi-hop (20: 74.7%,
         49.7%; 10: 74.5%, 48.0%), recall at 100k ~1 ms faster than at 20 (interleaved runs).
