@@ -3,7 +3,7 @@
 // $max_tag_degree memories), shared clusters (size-bounded), SUPERSEDES, and the rest.
 // Each reached memory comes with what ranking needs of it, so it is not looked up again;
 // 'SELF' hits score $scored_ids (the seeds, on the first hop). Speakers are read only
-// $with_speakers (the speaker cue needs them when one is named).
+// $with_speakers (the speaker cue needs them when one is named; null otherwise).
 // One row per edge kind, its hits collected into a list: the embedded engine spends ~30 us
 // per returned row over Bolt, a third of this statement when each hit was a row. A hit is
 // [src, dst, type, weight, via, degree, status, memory_type, created_at, last_accessed,
@@ -23,7 +23,7 @@ RETURN collect([src, m.id, 'RELATES_TO', hit.w, hit.via, 0,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
-       ELSE [] END,
+       ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
 UNWIND $frontier AS src
@@ -41,7 +41,7 @@ RETURN collect([src, m.id, 'HAS_TAG', 1.0, hit.via, hit.degree,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
-       ELSE [] END,
+       ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
 UNWIND $frontier AS src
@@ -58,7 +58,7 @@ RETURN collect([src, m.id, 'IN_CLUSTER', 1.0, hit.via, hit.degree,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
-       ELSE [] END,
+       ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
 UNWIND $frontier AS src
@@ -73,7 +73,7 @@ RETURN collect([src, m.id, hit.type, 1.0, '', 0,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
-       ELSE [] END,
+       ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
 UNWIND $scored_ids AS src
@@ -83,5 +83,5 @@ RETURN collect([src, src, 'SELF', 0.0, '', 0,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
-       ELSE [] END,
+       ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits

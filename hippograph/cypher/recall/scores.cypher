@@ -2,8 +2,8 @@
 // fetched for the chosen few only): one row, a list per memory (the embedded engine spends
 // ~30 us per returned row over Bolt) of [id, status, memory_type, created_at, last_accessed,
 // confidence, importance, speakers, cosine], as recall/expand's hits (retrieval.SCORED_FIELDS).
-// Speakers only $with_speakers. $cosine_scale and $cosine_shift (the dialect's) turn the
-// engine's similarity into the cosine.
+// Speakers only $with_speakers (null otherwise, so each list holds scalars only).
+// $cosine_scale and $cosine_shift (the dialect's) turn the engine's similarity into the cosine.
 UNWIND $ids AS wanted
 MATCH (m:Memory {id: wanted})
 WHERE m.namespace = $namespace
@@ -11,5 +11,5 @@ RETURN collect([m.id,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
-       ELSE [] END,
+       ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS rows
