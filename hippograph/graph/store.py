@@ -12,6 +12,7 @@ Usage::
 
 from __future__ import annotations
 
+import atexit
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -205,6 +206,11 @@ class Store:
         except BaseException:
             store.close()
             raise
+        # A process that exits without closing the store would hang at exit: the JVM waits
+        # for the engine's Bolt threads, which wait on the driver's still open connections.
+        # Closed first at exit (atexit runs the latest registered first, and the engine's
+        # Java bridge registered its own shutdown when the engine started).
+        atexit.register(store.close)
         return store
 
     def ping(self) -> None:
@@ -212,6 +218,7 @@ class Store:
             self.driver.execute_query("RETURN 1 AS ok", database_=self.database)
 
     def close(self) -> None:
+        atexit.unregister(self.close)
         try:
             self.driver.close()
         finally:
