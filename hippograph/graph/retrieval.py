@@ -418,7 +418,7 @@ def _expand(
         for hit in hits:
             if len(hit) != len(HIT_FIELDS):  # the statement and HIT_FIELDS disagree
                 raise ValueError(f"recall/expand: a hit of {len(hit)} fields")
-            src, dst, kind = hit[0], hit[1], hit[2]
+            dst, kind = hit[1], hit[2]
             if kind == "SELF" or dst not in scored:
                 scored[dst] = dict(zip(_SCORED_KEYS, (dst, *hit[_FIRST_SCORED:]), strict=True))
             if kind == "SELF":
@@ -481,7 +481,7 @@ def _edge_weight(kind: str, w: Any, degree: Any, config: CascadeConfig, total: i
     return config.other_weight
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Scored:
     """A ranked candidate before its full memory is fetched: its score and the parts of it.
     Its Explanation is built only for what is returned (a recall ranks ~200 candidates)."""
@@ -564,10 +564,19 @@ def _rank(
         score = base * recency * confidence * (1 + config.importance_weight * importance)
         scored.append(
             _Scored(
-                memory_id, score, trace, cosine, ft, rel, speaker, when, recency, confidence,
-                importance,
+                id=memory_id,
+                score=score,
+                trace=trace,
+                cosine=cosine,
+                fulltext=ft,
+                relevance=rel,
+                speaker=speaker,
+                time=when,
+                recency=recency,
+                confidence=confidence,
+                importance=importance,
             )
-        )  # fmt: skip
+        )
     scored.sort(key=lambda r: (-r.score, r.id))
     return scored, best
 
