@@ -9,8 +9,10 @@ constants, on columnar arrays instead of Cypher. For one namespace and one query
 1. Relevance.  ``rel = alpha * cos(q, m) + (1 - alpha) * ft(m) / max ft``, ``ft`` the
    full-text (BM25) score, 0 for a memory that is not among the full-text hits.
 2. Pseudo-relevance feedback.  ``q' = normalise(q + prf_weight * mean(embeddings of the
-   prf_depth memories with the highest rel))``; cosines, and with them ``rel`` and the vector
-   seeds, are recomputed with ``q'`` (a second vector search); the full-text part is kept.
+   prf_depth memories with the highest rel))``; cosines, and with them ``rel``, are recomputed
+   with ``q'``; the full-text part is kept.  The vector seeds are chosen by ``cos(q', m)``
+   among the vector top of ``q`` and the full-text hits (the hits at hand re-ranked), or
+   among all memories if ``prf_search`` (a second vector search, with ``q'``).
 3. Seeds.  Vector top ``vector_seeds`` with ``cos >= min_seed_cosine``, plus the first
    ``fulltext_seeds`` full-text hits.  A seed's activation is its ``rel``.
 4. Expansion.  Breadth first to ``depth`` hops over memory-to-memory edges (a path through a
@@ -86,6 +88,7 @@ class CascadeConfig:
     fulltext_seeds: int = 10
     prf_weight: float = 0.3
     prf_depth: int = 3
+    prf_search: bool = False
     # edges
     adjacent_span: int = 1
     adjacent_weight: float = 1.0
@@ -275,8 +278,9 @@ named_speakers = cues.named_speakers
 def time_match(memories: Memories, windows: list[tuple[datetime, datetime]]) -> np.ndarray:
     if not windows:
         return np.zeros(len(memories))
+    index = cues.WindowIndex(windows)
     aware = [t if t.tzinfo else t.replace(tzinfo=UTC) for t in memories.time]
-    return np.array([cues.in_windows(t, windows) for t in aware], dtype=np.float64)
+    return np.array([t in index for t in aware], dtype=np.float64)
 
 
 # -- retrieval ----------------------------------------------------------------------------
@@ -332,12 +336,18 @@ def retrieve(
     for i, score in query.fulltext_hits:
         fulltext[i] = score
     rel, cos = relevance(memories, query.vector, fulltext, config)
+    seed_cos = cos
     if config.prf_weight > 0:
         feedback = memories.embeddings[np.argsort(-rel, kind="stable")[: config.prf_depth]]
         expanded = query.vector + config.prf_weight * feedback.mean(axis=0)
+        hits = [*np.argsort(-cos, kind="stable")[: config.vector_seeds], *fulltext.nonzero()[0]]
         rel, cos = relevance(memories, expanded / np.linalg.norm(expanded), fulltext, config)
+        seed_cos = cos
+        if not config.prf_search:  # the hits at hand re-ranked, nothing else
+            seed_cos = np.full(n, -np.inf)
+            seed_cos[hits] = cos[hits]
 
-    seeds = _seeds(cos, query.fulltext_hits, config)
+    seeds = _seeds(seed_cos, query.fulltext_hits, config)
     received = _spread(graph, {i: float(rel[i]) for i in seeds}, config)
     candidates = np.array(sorted(set(seeds) | set(received)), dtype=np.int64)
 

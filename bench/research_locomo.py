@@ -29,6 +29,7 @@ RECOMMENDED = cascade.CascadeConfig(
     fulltext_seeds=10,
     prf_weight=0.3,
     prf_depth=3,
+    prf_search=False,
     adjacent_span=1,
     adjacent_weight=1.0,
     tag_weight=0.8,
@@ -78,6 +79,7 @@ ABLATIONS: dict[str, cascade.CascadeConfig] = {
         RECOMMENDED, adjacent_span=0, tag_weight=0.0, cluster_weight=0.0
     ),
     "- PRF": replace(RECOMMENDED, prf_weight=0.0),
+    "+ PRF second vector search": replace(RECOMMENDED, prf_search=True),
     "- speaker focus (name kept, no boost)": replace(
         RECOMMENDED, focus_speakers=False, speaker_weight=0.0
     ),

@@ -3,8 +3,9 @@
 1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`).
 2. Hybrid seeds: vector-index top-N (cosine floor) plus full-text hits; relevance is
    ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
-3. Pseudo-relevance feedback: the query vector moves toward the most relevant memories and the
-   vector index is asked again.
+3. Pseudo-relevance feedback: the query vector moves toward the most relevant memories; the
+   moved vector scores every candidate, and the vector seeds are the hits re-ranked by it (or,
+   if the preset asks, the index is searched again with it).
 4. Breadth-first expansion in Cypher (`recall/expand`), one statement per hop, over weighted
    edges, activation decaying per hop, fan-out bounded per node, hubs skipped.
 5. One ranking: relevance + activation + cues, x recency boost x confidence x importance.
@@ -159,8 +160,13 @@ def recall(
     fulltext, retired_ft = fulltext_job.result()
     retired |= retired_ft
     if config.prf_weight > 0 and (vector or fulltext):
-        query = _feedback_query(store, namespace, query, vector, fulltext, config)
-        vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
+        query, moved = _feedback(store, namespace, query, vector, fulltext, config)
+        if config.prf_search:
+            vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
+        elif moved:
+            # The hits at hand re-ranked by their cosine to the moved query: what a second
+            # search would return where it finds nothing new, without its cost.
+            vector = moved
 
     traces = _seeds(store, namespace, vector, fulltext, config, retired)
     embedding = as_vector(query)
@@ -270,18 +276,21 @@ def _vector(
     return {r["id"]: float(r["cosine"]) for r in rows}
 
 
-def _feedback_query(
+def _feedback(
     store: Store,
     ns: str,
     query: Any,
     vector: dict[str, float],
     fulltext: dict[str, float],
     config: CascadeConfig,
-) -> Any:
-    """Pseudo-relevance feedback: move the query toward its most relevant memories.
+) -> tuple[Any, dict[str, float]]:
+    """Pseudo-relevance feedback: the query moved toward its most relevant memories, and the
+    cosine to the moved query of every vector and full-text hit.
 
-    The engine ranks every hit by relevance (its cosine is cheaper computed there than its
-    embedding shipped) and returns the prf_depth best embeddings, in one statement.
+    The engine ranks the hits by relevance (a cosine is cheaper computed there than an
+    embedding shipped), returns the prf_depth best embeddings and, per hit, its cosines to the
+    query and to each of them, in one statement. For unit vectors, with c the mean of the
+    feedback embeddings, cos(m, q + w c) = (cos(m, q) + w mean_i cos(m, e_i)) / |q + w c|.
     """
     top_ft = max(fulltext.values(), default=0.0)
     pool = [
@@ -296,13 +305,19 @@ def _feedback_query(
         alpha=config.alpha,
         depth=config.prf_depth,
     )
-    vectors = [v for v in (found[0]["embeddings"] if found else []) if v]
+    vectors = found[0]["embeddings"] if found else []
     if not vectors:
-        return query
+        return query, {}
     moved = np.asarray(query) + config.prf_weight * np.mean(
         np.asarray(vectors, dtype=np.float32), axis=0
     )
-    return moved / np.linalg.norm(moved)
+    norm = float(np.linalg.norm(moved))
+    weight = config.prf_weight / len(vectors)
+    cosines = {
+        memory_id: (float(cosine) + weight * float(feedback)) / norm
+        for memory_id, cosine, feedback in found[0]["hits"]
+    }
+    return moved / norm, cosines
 
 
 def _relevance(cosine: float, ft: float, top_ft: float, config: CascadeConfig) -> float:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
-from hippograph.graph import formation, memories, retrieval
+from hippograph.graph import formation, memories, retrieval, transfer
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
@@ -386,3 +387,84 @@ def test_recall_upkeep_is_written_together_when_flushed(runtime: Runtime, namesp
         background.close()
     props = memory_props(runtime.store, namespace)
     assert [props[i]["access_count"] for i in top] == [4, 4, 4]
+
+
+FEEDBACK_MEMORIES = [
+    "Simmered a tomato sauce with garlic for the pasta tonight.",
+    "Baked sourdough bread with a crunchy crust this morning.",
+    "The risotto needs constant stirring and warm stock.",
+    "Grilled vegetables on the barbecue for the family dinner.",
+    "Hiked up the ridge trail and saw the glacier at sunrise.",
+    "Camped by the alpine lake after a long mountain climb.",
+    "My boots got soaked crossing the river on the trek.",
+    "Packed a stove and dried meals for the three-day hike.",
+    "Refactored the parser module and the unit tests pass again.",
+    "The deployment failed because the database migration timed out.",
+    "Practised the piano sonata slowly with a metronome.",
+    "The choir rehearsal ran late before the winter concert.",
+]
+
+
+def test_feedback_scores_with_the_moved_query_and_searches_again_only_when_asked(
+    any_runtime: Runtime, namespace: str
+) -> None:
+    """Pseudo-relevance feedback, checked against numpy on the stored embeddings: the query
+    moves toward its prf_depth best hits and the moved vector scores every candidate. The
+    vector seeds are the first search's hits re-ranked (and held to the cosine floor) by their
+    cosine to the moved query, unless prf_search, which searches the index again with it."""
+    ids = remember(any_runtime, namespace, *[NewMemory(content=t) for t in FEEDBACK_MEMORIES])
+    stored = {
+        r["props"]["id"]: np.asarray(r["props"]["embedding"], dtype=np.float64)
+        for r in transfer.export_lines(any_runtime.store, namespace)
+        if r["kind"] == "memory"
+    }
+    assert sorted(stored) == sorted(ids)
+    matrix = np.stack([stored[i] for i in ids])
+    context = "cooking a warm dinner on a camping stove after a long mountain hike"
+    config = replace(
+        DEFAULT_CASCADE,
+        alpha=1.0,  # relevance is the cosine: the feedback's choice is numpy's
+        fulltext_hits=0,
+        fulltext_seeds=0,
+        depth=0,
+        vector_seeds=4,
+        min_seed_cosine=-1.0,
+        prf_weight=1.0,
+        prf_depth=2,
+    )
+    query = any_runtime.embedder.embed([context])[0].astype(np.float64)
+    first = matrix @ query
+    moved = query + 1.0 * matrix[np.argsort(-first)[:2]].mean(axis=0)
+    moved /= np.linalg.norm(moved)
+    second = matrix @ moved
+    hits = np.argsort(-first)[:4]  # what the first search returns
+    top_second = {ids[i] for i in np.argsort(-second)[:4]}
+    assert {ids[i] for i in hits} != top_second  # premise: a second search finds another seed
+    # A floor between the hits' lowest cosines to the query and to the moved query: the one
+    # that counts lets a different set of them through.
+    floor = float(first[hits].min() + second[hits].min()) / 2
+    above_moved = {ids[i] for i in hits if second[i] >= floor}
+    assert above_moved != {ids[i] for i in hits if first[i] >= floor}  # premise
+
+    for prf_search, min_seed_cosine, expected in (
+        (False, -1.0, {ids[i] for i in hits}),
+        (False, floor, above_moved),
+        (True, -1.0, top_second),
+    ):
+        result = recall(
+            any_runtime,
+            namespace,
+            context,
+            k=10,
+            explain=True,
+            config=replace(config, prf_search=prf_search, min_seed_cosine=min_seed_cosine),
+        )
+        seeds = {
+            i.memory.id: i.explanation
+            for i in result.items
+            if i.explanation and "vector" in i.explanation.seed_kinds
+        }
+        assert set(seeds) == expected, (prf_search, min_seed_cosine)
+        for memory_id, explanation in seeds.items():
+            assert explanation is not None
+            assert explanation.cosine == pytest.approx(float(stored[memory_id] @ moved), abs=1e-4)
