@@ -155,20 +155,24 @@ def recall(
     embed_ms = (time.perf_counter() - t0) * 1000
 
     retired: set[str] = set()
+    # Every memory id the statements return comes with its element id: later statements look
+    # memories up by it (direct, not through the id index) and check the id.
+    eids: dict[str, str] = {}
     # The vector seeds are searched while the full-text ones may still be on their way.
-    vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
-    fulltext, retired_ft = fulltext_job.result()
+    vector = _vector(store, namespace, query, config, seed_statuses, scope, retired, eids)
+    fulltext, retired_ft, eids_ft = fulltext_job.result()
     retired |= retired_ft
+    eids.update(eids_ft)
     if config.prf_weight > 0 and (vector or fulltext):
-        query, moved = _feedback(store, namespace, query, vector, fulltext, config)
+        query, moved = _feedback(store, namespace, query, vector, fulltext, config, eids)
         if config.prf_search:
-            vector = _vector(store, namespace, query, config, seed_statuses, scope, retired)
+            vector = _vector(store, namespace, query, config, seed_statuses, scope, retired, eids)
         elif moved:
             # The hits at hand re-ranked by their cosine to the moved query: what a second
             # search would return where it finds nothing new, without its cost.
             vector = moved
 
-    traces = _seeds(store, namespace, vector, fulltext, config, retired)
+    traces = _seeds(store, namespace, vector, fulltext, config, retired, eids)
     embedding = as_vector(query)
     top_ft = max(fulltext.values(), default=0.0)
     scoring = _Scoring(
@@ -178,6 +182,7 @@ def recall(
         relevance=lambda row: _relevance(
             float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config
         ),
+        eids=eids,
     )
     scored: dict[str, Row] = {}
     if len(traces) > config.frontier:
@@ -192,7 +197,7 @@ def recall(
     ranked, best = _rank(rows, traces, fulltext, named, context, request, config, statuses)
     flagged = flagged_job.result()
     chosen, reset = _session_filter(store, namespace, request, query, ranked, k, config)
-    items = _materialize(store, namespace, chosen, embedding)
+    items = _materialize(store, namespace, chosen, embedding, eids)
     items = _with_negatives(store, namespace, items, flagged, query)
     if request.include_history:
         items = _with_history(store, namespace, items)
@@ -224,15 +229,16 @@ def _fulltext(
     statuses: list[str],
     scope: dict[str, Any],
     config: CascadeConfig,
-) -> tuple[dict[str, float], set[str]]:
-    """Full-text hits (id -> score) and which of them are not active (superseded, archived)."""
+) -> tuple[dict[str, float], set[str], dict[str, str]]:
+    """Full-text hits (id -> score), which of them are not active (superseded, archived), and
+    their element ids."""
     words = query_words(text)
     frequencies = termstats.for_store(store)
     if frequencies is not None:
         words = frequencies.select(words, _POOL)
     query = " OR ".join(words)
     if not query or config.fulltext_hits <= 0:
-        return {}, set()
+        return {}, set(), {}
     k = config.fulltext_hits
     candidates = max(k * config.fulltext_oversample, k)
     while True:
@@ -252,7 +258,7 @@ def _fulltext(
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
     retired = {r["id"] for r in rows if r["status"] != "active"}
-    return {r["id"]: float(r["score"]) for r in rows}, retired
+    return {r["id"]: float(r["score"]) for r in rows}, retired, {r["id"]: r["eid"] for r in rows}
 
 
 def _vector(
@@ -263,6 +269,7 @@ def _vector(
     statuses: list[str],
     scope: dict[str, Any],
     retired: set[str],
+    eids: dict[str, str],
 ) -> dict[str, float]:
     k = max(config.vector_seeds, config.prf_depth)
     params = {"namespace": ns, "statuses": statuses, "embedding": as_vector(query), "k": k, **scope}
@@ -273,6 +280,7 @@ def _vector(
         # The index is shared by every namespace: when filtering leaves too few, scan exactly.
         rows = store.read("recall/vector_seeds_exact", **params)
     retired.update(r["id"] for r in rows if r["status"] != "active")
+    eids.update((r["id"], r["eid"]) for r in rows)
     return {r["id"]: float(r["cosine"]) for r in rows}
 
 
@@ -283,6 +291,7 @@ def _feedback(
     vector: dict[str, float],
     fulltext: dict[str, float],
     config: CascadeConfig,
+    eids: dict[str, str],
 ) -> tuple[Any, dict[str, float]]:
     """Pseudo-relevance feedback: the query moved toward its most relevant memories, and the
     cosine to the moved query of every vector and full-text hit.
@@ -294,7 +303,7 @@ def _feedback(
     """
     top_ft = max(fulltext.values(), default=0.0)
     pool = [
-        {"id": i, "ft": fulltext.get(i, 0.0) / top_ft if top_ft > 0 else 0.0}
+        {"id": i, "eid": eids[i], "ft": fulltext.get(i, 0.0) / top_ft if top_ft > 0 else 0.0}
         for i in dict.fromkeys([*vector, *fulltext])
     ]
     found = store.read(
@@ -331,6 +340,7 @@ def _seeds(
     fulltext: dict[str, float],
     config: CascadeConfig,
     retired: set[str],
+    eids: dict[str, str],
 ) -> dict[str, _Trace]:
     chosen: dict[str, set[str]] = {}
     for memory_id, cosine in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
@@ -345,10 +355,9 @@ def _seeds(
             chosen.setdefault(memory_id, set()).add("vector")
     # Only a memory no longer active can have a successor (superseded, or archived after it).
     replaced = [i for i in chosen if i in retired]
-    successors = {
-        r["old_id"]: r["new_id"]
-        for r in (store.read("recall/successors", namespace=ns, ids=replaced) if replaced else [])
-    }
+    found = store.read("recall/successors", namespace=ns, ids=replaced) if replaced else []
+    successors = {r["old_id"]: r["new_id"] for r in found}
+    eids.update((r["new_id"], r["new_eid"]) for r in found)
     traces: dict[str, _Trace] = {}
     for memory_id, kinds in chosen.items():
         target = successors.get(memory_id, memory_id)
@@ -364,6 +373,11 @@ class _Scoring:
 
     params: dict[str, Any]
     relevance: Callable[[Row], float]
+    eids: dict[str, str]  # memory id -> element id, of every memory a statement returned
+
+    def pairs(self, ids: Sequence[str]) -> list[list[str]]:
+        """[element id, id] of each memory: how statements look memories up."""
+        return [[self.eids[i], i] for i in ids]
 
 
 def _score(
@@ -375,7 +389,7 @@ def _score(
     traces: dict[str, _Trace],
 ) -> None:
     """Fetch what ranking needs of ``ids`` into ``scored``; a seed starts with its relevance."""
-    found = store.read("recall/scores", namespace=ns, ids=ids, **scoring.params)
+    found = store.read("recall/scores", namespace=ns, ids=scoring.pairs(ids), **scoring.params)
     for hit in found[0]["rows"] if found else []:  # an aggregate answers one row, even over nothing
         row = dict(zip(_SCORED_KEYS, hit, strict=True))
         scored[row["id"]] = row
@@ -388,7 +402,7 @@ SCORED_FIELDS = (
     "status", "memory_type", "created_at", "last_accessed", "confidence", "importance",
     "speakers", "cosine",
 )  # fmt: skip
-HIT_FIELDS = ("src", "dst", "type", "w", "via", "degree", *SCORED_FIELDS)
+HIT_FIELDS = ("src", "dst", "eid", "type", "w", "via", "degree", *SCORED_FIELDS)
 _FIRST_SCORED = HIT_FIELDS.index(SCORED_FIELDS[0])
 _SCORED_KEYS = ("id", *SCORED_FIELDS)
 
@@ -414,11 +428,12 @@ def _expand(
     for hop in range(config.depth):
         if not frontier:
             return
+        expanded = frontier[: config.frontier if hop == 0 else config.later_frontier]
         found = store.read(
             "recall/expand",
             namespace=ns,
-            frontier=frontier[: config.frontier if hop == 0 else config.later_frontier],
-            scored_ids=unscored,
+            frontier=scoring.pairs(expanded),
+            scored_ids=scoring.pairs(unscored),
             statuses=statuses,
             edge_floor=config.edge_floor,
             fan_out=config.fan_out,
@@ -433,13 +448,14 @@ def _expand(
         for hit in hits:
             if len(hit) != len(HIT_FIELDS):  # the statement and HIT_FIELDS disagree
                 raise ValueError(f"recall/expand: a hit of {len(hit)} fields")
-            dst, kind = hit[1], hit[2]
+            dst, kind = hit[1], hit[3]
+            scoring.eids[dst] = hit[2]
             if kind == "SELF" or dst not in scored:
                 scored[dst] = dict(zip(_SCORED_KEYS, (dst, *hit[_FIRST_SCORED:]), strict=True))
             if kind == "SELF":
                 traces[dst].activation = scoring.relevance(scored[dst])
         touched: dict[str, float] = {}
-        for src, dst, kind, w, via, degree, *_ in hits:
+        for src, dst, _, kind, w, via, degree, *_ in hits:
             if kind == "SELF":
                 continue
             source = traces[src]
@@ -597,14 +613,13 @@ def _rank(
 
 
 def _materialize(
-    store: Store, ns: str, chosen: Sequence[_Scored], embedding: list[float]
+    store: Store, ns: str, chosen: Sequence[_Scored], embedding: list[float], eids: dict[str, str]
 ) -> list[Recalled]:
     """The full memories of the chosen candidates, in their ranked order."""
     if not chosen:
         return []
-    rows = store.read(
-        "recall/candidates", namespace=ns, ids=[c.id for c in chosen], embedding=embedding
-    )
+    ids = [[eids[c.id], c.id] for c in chosen]
+    rows = store.read("recall/candidates", namespace=ns, ids=ids, embedding=embedding)
     by_id = {r["memory"]["id"]: to_memory(r) for r in rows}
     return [
         Recalled(memory=by_id[c.id], score=c.score, explanation=c.explanation)
@@ -635,15 +650,20 @@ def pattern_matches(pattern: str, context: str) -> bool:
 
 def _triggered(
     store: Store, ns: str, context: str, scope: dict[str, Any], config: CascadeConfig
-) -> list[str]:
+) -> list[list[str]]:
+    """[element id, id] of each negative memory whose trigger patterns match ``context``."""
     rows = store.read(
         "recall/negative_rules", namespace=ns, limit=config.negative_rules_limit, **scope
     )
-    return [r["id"] for r in rows if any(pattern_matches(p, context) for p in r["patterns"] or ())]
+    return [
+        [r["eid"], r["id"]]
+        for r in rows
+        if any(pattern_matches(p, context) for p in r["patterns"] or ())
+    ]
 
 
 def _with_negatives(
-    store: Store, ns: str, items: list[Recalled], flagged: list[str], query: Any
+    store: Store, ns: str, items: list[Recalled], flagged: list[list[str]], query: Any
 ) -> list[Recalled]:
     if not flagged:
         return items

@@ -468,3 +468,44 @@ def test_feedback_scores_with_the_moved_query_and_searches_again_only_when_asked
         for memory_id, explanation in seeds.items():
             assert explanation is not None
             assert explanation.cosine == pytest.approx(float(stored[memory_id] @ moved), abs=1e-4)
+
+
+def test_memories_are_looked_up_by_element_id_and_checked_by_id(
+    any_runtime: Runtime, namespace: str
+) -> None:
+    """Recall's statements find a memory by its element id (direct) and keep it only if its id
+    matches: a deleted node's element id can be reused by another node."""
+    a, b = remember(
+        any_runtime,
+        namespace,
+        NewMemory(content="Ada keeps bees on the roof."),
+        NewMemory(content="Ada's hives gave honey in August."),
+    )
+    query = any_runtime.embedder.embed(["Ada's bees"])[0]
+    rows = any_runtime.store.read(
+        "recall/vector_seeds_exact",
+        namespace=namespace,
+        statuses=["active"],
+        embedding=[float(x) for x in query],
+        k=10,
+        project=None,
+        session_id=None,
+    )
+    eids = {r["id"]: r["eid"] for r in rows}
+    assert set(eids) == {a, b} and eids[a] != eids[b]
+    params = {"namespace": namespace, "embedding": [float(x) for x in query]}
+
+    def scored(pairs: list[list[str]]) -> list[str]:
+        found = any_runtime.store.read("recall/scores", ids=pairs, with_speakers=False, **params)
+        return [hit[0] for hit in found[0]["rows"]]
+
+    def fetched(pairs: list[list[str]]) -> list[str]:
+        return [
+            r["memory"]["id"]
+            for r in any_runtime.store.read("recall/candidates", ids=pairs, **params)
+        ]
+
+    for read in (scored, fetched):
+        assert sorted(read([[eids[a], a], [eids[b], b]])) == sorted([a, b])
+        assert read([[eids[a], b]]) == []  # b's id at a's element id: not b, not a
+        assert read([[eids[b], a]]) == []

@@ -1,7 +1,8 @@
 // The chosen memories in full (no embedding), their tags and cosine to the query.
+// $ids are [elementId, id] pairs: looked up by element id (direct), checked by id.
 UNWIND $ids AS wanted
-MATCH (m:Memory {id: wanted})
-WHERE m.namespace = $namespace
+MATCH (m)
+WHERE elementId(m) = wanted[0] AND m.id = wanted[1] AND m.namespace = $namespace
 OPTIONAL MATCH (m)-[:HAS_TAG]->(t:Tag)
 WITH m, collect(t.name) AS tags
 RETURN m {.*, embedding: null} AS memory, tags,

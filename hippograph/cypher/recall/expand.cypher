@@ -4,12 +4,17 @@
 // Each reached memory comes with what ranking needs of it, so it is not looked up again;
 // 'SELF' hits score $scored_ids (the seeds, on the first hop). Speakers are read only
 // $with_speakers (the speaker cue needs them when one is named; null otherwise).
+// $frontier and $scored_ids are [elementId, id] pairs: a memory is looked up by element id
+// (direct; an index lookup by id costs ~45 us more each on the embedded engine, four times
+// per frontier memory here) and checked by id (a deleted node's element id can be reused).
 // One row per edge kind, its hits collected into a list: the embedded engine spends ~30 us
 // per returned row over Bolt, a third of this statement when each hit was a row. A hit is
-// [src, dst, type, weight, via, degree, status, memory_type, created_at, last_accessed,
-//  confidence, importance, speakers, cosine] (retrieval.HIT_FIELDS).
-UNWIND $frontier AS src
-MATCH (a:Memory {id: src})-[r:RELATES_TO]-(m:Memory)
+// [src, dst, dst's elementId, type, weight, via, degree, status, memory_type, created_at,
+//  last_accessed, confidence, importance, speakers, cosine] (retrieval.HIT_FIELDS).
+UNWIND $frontier AS f
+MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
+WITH f[1] AS src, a
+MATCH (a)-[r:RELATES_TO]-(m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses
   AND coalesce(r.confidence, 1.0) >= $edge_floor
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
@@ -19,15 +24,17 @@ ORDER BY w DESC
 WITH src, collect({m: m, w: w, via: via})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
-RETURN collect([src, m.id, 'RELATES_TO', hit.w, hit.via, 0,
+RETURN collect([src, m.id, elementId(m), 'RELATES_TO', hit.w, hit.via, 0,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
-UNWIND $frontier AS src
-MATCH (a:Memory {id: src})-[:HAS_TAG]->(t:Tag)
+UNWIND $frontier AS f
+MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
+WITH f[1] AS src, a
+MATCH (a)-[:HAS_TAG]->(t:Tag)
 WHERE t.count > 1 AND t.count <= $max_tag_degree
 MATCH (t)<-[:HAS_TAG]-(m:Memory)
 WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
@@ -37,15 +44,17 @@ WITH src, m, t ORDER BY t.count ASC
 WITH src, collect({m: m, via: t.name, degree: t.count})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
-RETURN collect([src, m.id, 'HAS_TAG', 1.0, hit.via, hit.degree,
+RETURN collect([src, m.id, elementId(m), 'HAS_TAG', 1.0, hit.via, hit.degree,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
-UNWIND $frontier AS src
-MATCH (a:Memory {id: src})-[:IN_CLUSTER]->(c:Cluster)
+UNWIND $frontier AS f
+MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
+WITH f[1] AS src, a
+MATCH (a)-[:IN_CLUSTER]->(c:Cluster)
 WHERE c.size > 1 AND c.size <= $max_cluster_size
 MATCH (c)<-[:IN_CLUSTER]-(m:Memory)
 WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
@@ -54,32 +63,34 @@ WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
 WITH src, collect({m: m, via: c.id, degree: c.size})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
-RETURN collect([src, m.id, 'IN_CLUSTER', 1.0, hit.via, hit.degree,
+RETURN collect([src, m.id, elementId(m), 'IN_CLUSTER', 1.0, hit.via, hit.degree,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
-UNWIND $frontier AS src
-MATCH (a:Memory {id: src})-[r:SUPERSEDES|CONTRADICTS|DERIVED_FROM]-(m:Memory)
+UNWIND $frontier AS f
+MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
+WITH f[1] AS src, a
+MATCH (a)-[r:SUPERSEDES|CONTRADICTS|DERIVED_FROM]-(m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
        OR (m.scope = 'session' AND m.session_id = $session_id))
 WITH src, collect({m: m, type: type(r)})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
-RETURN collect([src, m.id, hit.type, 1.0, '', 0,
+RETURN collect([src, m.id, elementId(m), hit.type, 1.0, '', 0,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS hits
 UNION ALL
-UNWIND $scored_ids AS src
-MATCH (m:Memory {id: src})
-WHERE m.namespace = $namespace
-RETURN collect([src, src, 'SELF', 0.0, '', 0,
+UNWIND $scored_ids AS f
+MATCH (m)
+WHERE elementId(m) = f[0] AND m.id = f[1] AND m.namespace = $namespace
+RETURN collect([f[1], f[1], f[0], 'SELF', 0.0, '', 0,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]

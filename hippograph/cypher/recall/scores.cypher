@@ -4,9 +4,10 @@
 // confidence, importance, speakers, cosine], as recall/expand's hits (retrieval.SCORED_FIELDS).
 // Speakers only $with_speakers (null otherwise, so each list holds scalars only).
 // $cosine_scale and $cosine_shift (the dialect's) turn the engine's similarity into the cosine.
+// $ids are [elementId, id] pairs: looked up by element id (direct), checked by id.
 UNWIND $ids AS wanted
-MATCH (m:Memory {id: wanted})
-WHERE m.namespace = $namespace
+MATCH (m)
+WHERE elementId(m) = wanted[0] AND m.id = wanted[1] AND m.namespace = $namespace
 RETURN collect([m.id,
   m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
   CASE WHEN $with_speakers

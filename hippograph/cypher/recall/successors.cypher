@@ -5,4 +5,4 @@ MATCH (old:Memory {id: old_id})
 WHERE old.namespace = $namespace
 MATCH (old)<-[:SUPERSEDES*1..8]-(new:Memory)
 WHERE new.status = 'active'
-RETURN old_id, new.id AS new_id
+RETURN old_id, new.id AS new_id, elementId(new) AS new_eid

@@ -6,4 +6,4 @@ WHERE m.namespace = $namespace AND m.status IN $statuses AND m.embedding IS NOT 
 WITH m, $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift AS cosine
 ORDER BY cosine DESC
 LIMIT $k
-RETURN m.id AS id, cosine, m.status AS status
+RETURN m.id AS id, elementId(m) AS eid, cosine, m.status AS status
