@@ -197,7 +197,7 @@ def recall(
     ranked, best = _rank(rows, traces, fulltext, named, context, request, config, statuses)
     flagged = flagged_job.result()
     chosen, reset = _session_filter(store, namespace, request, query, ranked, k, config)
-    items = _materialize(store, namespace, chosen, embedding, eids)
+    items = _materialize(store, namespace, chosen, embedding, scoring.pairs([c.id for c in chosen]))
     items = _with_negatives(store, namespace, items, flagged, query)
     if request.include_history:
         items = _with_history(store, namespace, items)
@@ -613,13 +613,17 @@ def _rank(
 
 
 def _materialize(
-    store: Store, ns: str, chosen: Sequence[_Scored], embedding: list[float], eids: dict[str, str]
+    store: Store,
+    ns: str,
+    chosen: Sequence[_Scored],
+    embedding: list[float],
+    pairs: list[list[str]],
 ) -> list[Recalled]:
-    """The full memories of the chosen candidates, in their ranked order."""
+    """The full memories of the chosen candidates (``pairs``: their [element id, id]), in
+    their ranked order."""
     if not chosen:
         return []
-    ids = [[eids[c.id], c.id] for c in chosen]
-    rows = store.read("recall/candidates", namespace=ns, ids=ids, embedding=embedding)
+    rows = store.read("recall/candidates", namespace=ns, ids=pairs, embedding=embedding)
     by_id = {r["memory"]["id"]: to_memory(r) for r in rows}
     return [
         Recalled(memory=by_id[c.id], score=c.score, explanation=c.explanation)

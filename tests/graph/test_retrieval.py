@@ -13,6 +13,7 @@ from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store import vector as as_vector
 from tests.conftest import wipe
 
 CONVERSATION = [
@@ -486,14 +487,14 @@ def test_memories_are_looked_up_by_element_id_and_checked_by_id(
         "recall/vector_seeds_exact",
         namespace=namespace,
         statuses=["active"],
-        embedding=[float(x) for x in query],
+        embedding=as_vector(query),
         k=10,
         project=None,
         session_id=None,
     )
     eids = {r["id"]: r["eid"] for r in rows}
     assert set(eids) == {a, b} and eids[a] != eids[b]
-    params = {"namespace": namespace, "embedding": [float(x) for x in query]}
+    params = {"namespace": namespace, "embedding": as_vector(query)}
 
     def scored(pairs: list[list[str]]) -> list[str]:
         found = any_runtime.store.read("recall/scores", ids=pairs, with_speakers=False, **params)

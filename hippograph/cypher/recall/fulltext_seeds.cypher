@@ -7,4 +7,5 @@ WITH size(hits) AS fetched,
      [h IN hits WHERE h.m.namespace = $namespace AND h.m.status IN $statuses
         AND (h.m.scope = 'global' OR (h.m.scope = 'project' AND h.m.project = $project)
              OR (h.m.scope = 'session' AND h.m.session_id = $session_id))] AS kept
-RETURN fetched, [h IN kept | {id: h.m.id, eid: elementId(h.m), score: h.score, status: h.m.status}] AS hits
+RETURN fetched,
+       [h IN kept | {id: h.m.id, eid: elementId(h.m), score: h.score, status: h.m.status}] AS hits
