@@ -8,6 +8,6 @@ RUN pip install --no-cache-dir '.[gds]'
 # Export the embedding model to ONNX once, at build time (checked against PyTorch), so a
 # container starts without exporting it again.
 ENV HIPPOGRAPH_EMBEDDING_CACHE_DIR=/opt/hippograph/onnx
-RUN python -c "from hippograph.graph.embedder import Embedder; from hippograph.settings import Settings; print(Embedder.from_settings(Settings.from_env()).load().backend)"
+RUN python -c "from hippograph.graph.models.embedder import Embedder; from hippograph.settings import Settings; print(Embedder.from_settings(Settings.from_env()).load().backend)"
 EXPOSE 8000
 CMD ["hippograph", "serve", "--host", "0.0.0.0", "--port", "8000"]

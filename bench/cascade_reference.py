@@ -44,7 +44,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from hippograph.graph import cues
+from hippograph.graph.recall import cues
 
 # -- inputs -------------------------------------------------------------------------------
 

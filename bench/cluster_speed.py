@@ -2,7 +2,7 @@
 
 Builds unit vectors around random centres (gaussian blobs of uneven size in 384
 dimensions, plus a share of uniformly random noise vectors), runs
-``hippograph.graph.clustering.cluster`` with the default config, and prints the wall time
+``hippograph.graph.upkeep.clustering.cluster`` with the default config, and prints the wall time
 and the adjusted Rand index against the true blobs.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from sklearn.metrics import adjusted_rand_score
 
-from hippograph.graph.clustering import DEFAULT_CLUSTER_CONFIG, ClusterResult, cluster
+from hippograph.graph.upkeep.clustering import DEFAULT_CLUSTER_CONFIG, ClusterResult, cluster
 
 Blobs = tuple[npt.NDArray[np.float32], npt.NDArray[np.intp]]
 

@@ -34,9 +34,11 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.profiling import print_timings, statement_timings  # noqa: E402
-from hippograph.graph import consolidation, decide, memories  # noqa: E402
+from hippograph.graph import memories  # noqa: E402
 from hippograph.graph.model import NewMemory, content_hash, now_iso  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.upkeep import consolidation  # noqa: E402
+from hippograph.graph.write import decide  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 NS = "bench"

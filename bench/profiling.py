@@ -6,7 +6,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from hippograph.graph.store import Store, Tx
+from hippograph.graph.store.store import Store, Tx
 
 
 def statement_timings() -> dict[str, list[float]]:

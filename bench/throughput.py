@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.profiling import print_timings, statement_timings  # noqa: E402
 from bench.server import serve  # noqa: E402
 from hippograph.graph import memories  # noqa: E402
-from hippograph.graph.embedder import Embedder  # noqa: E402
 from hippograph.graph.model import NewMemory  # noqa: E402
+from hippograph.graph.models.embedder import Embedder  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 

@@ -14,9 +14,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from hippograph.graph.embedder import Embedder  # noqa: E402
+from hippograph.graph.models.embedder import Embedder  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.store import Store  # noqa: E402
+from hippograph.graph.store.store import Store  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 _OPEN: list[Runtime] = []

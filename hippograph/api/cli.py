@@ -16,11 +16,13 @@ from pathlib import Path
 
 from hippograph.api import cli_ingest, cli_jobs
 from hippograph.api.cli_common import data_dir_arg, with_runtime
-from hippograph.graph import formation, memories, retrieval, transfer
-from hippograph.graph.engine import ensure_free
+from hippograph.graph import memories, transfer
 from hippograph.graph.errors import HippographError
 from hippograph.graph.model import NewMemory, Source
+from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store.engine import ensure_free
+from hippograph.graph.write import formation
 from hippograph.jobs.config import JobsConfig
 from hippograph.settings import Settings
 

@@ -15,10 +15,10 @@ from types import FrameType
 from typing import Any
 
 from hippograph.api.cli_common import data_dir_arg
-from hippograph.graph import jobruns
-from hippograph.graph.jobruns import JobRun
 from hippograph.graph.model import parse_iso
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep import jobruns
+from hippograph.graph.upkeep.jobruns import JobRun
 from hippograph.jobs import registry
 from hippograph.jobs.config import JOB_NAMES, JobsConfig
 from hippograph.jobs.runner import Progress, RunOptions

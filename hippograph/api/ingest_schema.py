@@ -11,10 +11,10 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from hippograph.graph import episodes as episode_log
 from hippograph.graph import history as memory_history
-from hippograph.graph.consolidation import ConsolidationReport as Report
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.upkeep.consolidation import ConsolidationReport as Report
+from hippograph.graph.write import episodes as episode_log
 from hippograph.jobs.consolidate import consolidate_now, rebuild_now, write_tools
 
 

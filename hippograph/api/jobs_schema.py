@@ -15,9 +15,10 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from hippograph.graph import feedback as feedback_ops
-from hippograph.graph import jobruns, validate
+from hippograph.graph import validate
+from hippograph.graph.recall import feedback as feedback_ops
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.upkeep import jobruns
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import RunOptions

@@ -12,7 +12,8 @@ from strawberry.tools import merge_types
 from strawberry.types import Info
 
 from hippograph.api.errors import HippographErrors
-from hippograph.graph import memories, model, retrieval
+from hippograph.graph import memories, model
+from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
 
 JSONScalar = strawberry.scalars.JSON

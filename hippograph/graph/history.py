@@ -15,7 +15,7 @@ from typing import Any
 
 from hippograph.graph import validate
 from hippograph.graph.errors import NotFound
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
 
 MAX_DECISIONS = 500
 

@@ -13,8 +13,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.decide import Decider
-from hippograph.graph.embedder import Embedder
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
@@ -30,7 +28,9 @@ from hippograph.graph.model import (
     Tag,
     now_iso,
 )
-from hippograph.graph.store import Row, Store, Tx, vector
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.store.store import Row, Store, Tx, vector
+from hippograph.graph.write.decide import Decider
 
 # Turns text into the content actually stored (the privacy filter); identity by default.
 ContentFilter = Callable[[str, str], str]
@@ -93,7 +93,7 @@ def remember(
     *,
     policy: WritePolicy = WritePolicy(),
 ) -> list[RememberResult]:
-    """Store ``items`` through the decision path (``graph.writepath``): identical content in
+    """Store ``items`` through the decision path (``graph.write.writepath``): identical content in
     the same namespace and scope reinforces; otherwise the policy's decider (offline unless an
     LLM is configured) chooses ADD, UPDATE, SUPERSEDE, CONTRADICT or NOOP against the closest
     memories. Each call is also logged as a ``RememberEvent`` so ``rebuild`` can replay it.
@@ -101,7 +101,7 @@ def remember(
     The whole batch is one transaction: either every item is stored or none is.
     """
     # Imported here: the write path reads memories through this module.
-    from hippograph.graph import writepath
+    from hippograph.graph.write import writepath
 
     validate.namespace(namespace)
     prepared = prepare(items, policy)

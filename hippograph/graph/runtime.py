@@ -10,15 +10,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from hippograph.graph import feedback, formation, privacy
-from hippograph.graph.decide import Decider
-from hippograph.graph.embedder import Embedder
 from hippograph.graph.memories import WritePolicy
-from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
-from hippograph.graph.retrieval import RecallResult
-from hippograph.graph.store import Store
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.recall import feedback
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.recall.retrieval import RecallResult
+from hippograph.graph.store.store import Store
 from hippograph.graph.validate import Limits
-from hippograph.graph.writepath import write_tools
+from hippograph.graph.write import formation, privacy
+from hippograph.graph.write.decide import Decider
+from hippograph.graph.write.writepath import write_tools
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from typing import IO, Any
 from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import now_iso
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
 
 FORMAT_VERSION = 1
 PAGE = 500

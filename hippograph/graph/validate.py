@@ -17,7 +17,7 @@ from hippograph.graph.model import (
     NewMemory,
     parse_iso,
 )
-from hippograph.graph.tagging import normalize_tag
+from hippograph.graph.write.tagging import normalize_tag
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
 MAX_TAGS = 32

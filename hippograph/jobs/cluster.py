@@ -1,5 +1,5 @@
-"""Job ``cluster``: topic clusters per namespace (``graph.clustering``), written as ``Cluster``
-nodes {id, namespace, centroid, size, label} and ``IN_CLUSTER {score}`` edges.
+"""Job ``cluster``: topic clusters per namespace (``graph.upkeep.clustering``), written as
+``Cluster`` nodes {id, namespace, centroid, size, label} and ``IN_CLUSTER {score}`` edges.
 
 Each run is a generation (its ``as_of``). Per namespace, in order: read embeddings and the
 previous membership (edges created before this generation), cluster, upsert the Cluster nodes,
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.graph.clustering import ClusterResult, cluster, document_frequencies, label
-from hippograph.graph.store import Tx
+from hippograph.graph.store.store import Tx
+from hippograph.graph.upkeep.clustering import ClusterResult, cluster, document_frequencies, label
 from hippograph.jobs.runner import JobContext, batches
 
 _READ_PAGE = 10_000

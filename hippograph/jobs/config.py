@@ -10,10 +10,10 @@ from dataclasses import dataclass, field, fields
 from datetime import timedelta
 from typing import TypeVar
 
-from hippograph.graph.clustering import ClusterConfig
-from hippograph.graph.decay import DecayConfig, EdgeLifecycleConfig
 from hippograph.graph.errors import ConfigError, InvalidInput
-from hippograph.graph.pagerank import PageRankConfig
+from hippograph.graph.upkeep.clustering import ClusterConfig
+from hippograph.graph.upkeep.decay import DecayConfig, EdgeLifecycleConfig
+from hippograph.graph.upkeep.pagerank import PageRankConfig
 from hippograph.settings import Settings
 
 JOB_NAMES = ("pagerank", "edges", "decay", "cluster", "consolidate")

@@ -10,13 +10,14 @@ from __future__ import annotations
 import logging
 import threading
 
-from hippograph.graph import consolidation, episodes, rebuild
-from hippograph.graph.consolidation import ConsolidationConfig, ConsolidationReport
-from hippograph.graph.embedder import Embedder
 from hippograph.graph.errors import LockHeld
+from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.runtime import Runtime, write_policy
-from hippograph.graph.writepath import WriteTools
-from hippograph.graph.writepath import write_tools as _write_tools
+from hippograph.graph.upkeep import consolidation
+from hippograph.graph.upkeep.consolidation import ConsolidationConfig, ConsolidationReport
+from hippograph.graph.write import episodes, rebuild
+from hippograph.graph.write.writepath import WriteTools
+from hippograph.graph.write.writepath import write_tools as _write_tools
 from hippograph.jobs.runner import JobContext
 from hippograph.settings import Settings
 

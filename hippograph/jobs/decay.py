@@ -1,9 +1,9 @@
 """Job ``decay``: recompute every active memory's confidence; archive unconfirmed speculation.
 
 confidence = initial x e^(-age_days / half_life) x (1 + 0.1 ln(access_count + 1)) x trust
-(``graph.decay.memory_confidence``), with age counted from the memory's last use: the latest of
-creation, last access and last reinforcement. The value is a function of the stored inputs and
-the run's clock only, so rewriting it is idempotent.
+(``graph.upkeep.decay.memory_confidence``), with age counted from the memory's last use: the
+latest of creation, last access and last reinforcement. The value is a function of the stored
+inputs and the run's clock only, so rewriting it is idempotent.
 
 Speculative means *stored* with low confidence: ``initial_confidence`` (as stated, adjusted by
 feedback) under 0.4, not today's decayed value, or every fact would be archived a month after
@@ -17,10 +17,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from hippograph.graph.decay import memory_confidence, should_archive_speculative
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import parse_iso
-from hippograph.graph.store import Row, Tx
+from hippograph.graph.store.store import Row, Tx
+from hippograph.graph.upkeep.decay import memory_confidence, should_archive_speculative
 from hippograph.jobs.runner import JobContext, batches
 
 log = logging.getLogger(__name__)

@@ -3,8 +3,8 @@
 An edge's decay is anchored at its last reinforcement (or creation). Each run works out how
 many whole windows have passed since the grace period ended and subtracts only the windows not
 yet applied (``decay_windows``, valid while ``decay_anchor`` equals the anchor). Subtractions
-compose, so N runs give exactly ``graph.decay.decayed_edge_confidence`` of the value stored at
-the anchor, and a rerun at the same clock changes nothing. A reinforcement moves the anchor,
+compose, so N runs give exactly ``graph.upkeep.decay.decayed_edge_confidence`` of the value stored
+at the anchor, and a rerun at the same clock changes nothing. A reinforcement moves the anchor,
 which restarts the count; an edge reinforced between read and write is left alone.
 """
 
@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from hippograph.graph.decay import decayed_edge_confidence
 from hippograph.graph.model import parse_iso, to_iso
-from hippograph.graph.store import Tx
+from hippograph.graph.store.store import Tx
+from hippograph.graph.upkeep.decay import decayed_edge_confidence
 from hippograph.jobs.runner import JobContext, batches
 
 _EPSILON = 1e-12

@@ -5,7 +5,7 @@ floor (edges recall ignores confer no importance), weighted ``weight x confidenc
 undirected (relatedness is symmetric, and the direction of a co-retrieval link is arbitrary).
 
 Two paths, one definition (damping 0.85, 20 iterations, tolerance 1e-7, dangling nodes send
-nothing; see ``graph.pagerank``):
+nothing; see ``graph.upkeep.pagerank``):
 
 * Neo4j with the Graph Data Science plugin and the ``graphdatascience`` client
   (``pip install 'hippograph[gds]'``): Cypher projection, ``gds.pageRank.stream``.
@@ -24,9 +24,9 @@ from collections import defaultdict
 from functools import partial
 from typing import Any
 
-from hippograph.graph import queries
-from hippograph.graph.pagerank import normalized, pagerank
-from hippograph.graph.store import Store, Tx
+from hippograph.graph.store import queries
+from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.upkeep.pagerank import normalized, pagerank
 from hippograph.jobs.runner import JobContext, batches
 
 log = logging.getLogger(__name__)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 
 from hippograph.graph.errors import InvalidInput
-from hippograph.graph.jobruns import JobRun
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep.jobruns import JobRun
 from hippograph.jobs import cluster, consolidate, decay, edges, pagerank
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JOB_NAMES, JobsConfig
 from hippograph.jobs.runner import Execution, Job, RunOptions

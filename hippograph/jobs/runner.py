@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from hippograph.graph import jobruns
 from hippograph.graph.errors import Conflict, HippographError
-from hippograph.graph.jobruns import JobRun
 from hippograph.graph.model import parse_iso, to_iso
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep import jobruns
+from hippograph.graph.upkeep.jobruns import JobRun
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JobsConfig
 
 log = logging.getLogger(__name__)

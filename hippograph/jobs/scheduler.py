@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from hippograph.graph import jobruns
 from hippograph.graph.model import parse_iso
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep import jobruns
 from hippograph.jobs.config import JOB_NAMES, JobsConfig
 
 

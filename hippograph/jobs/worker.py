@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hippograph.graph.errors import GraphUnavailable, LockHeld
-from hippograph.graph.jobruns import JobRun
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep.jobruns import JobRun
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import Progress, RunOptions, utcnow

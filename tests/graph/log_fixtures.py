@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hippograph.graph import episodes, memories
+from hippograph.graph import memories
 from hippograph.graph.model import Memory, MemoryFilter, NewMemory
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.write import episodes
 
 LABELS = ("Episode", "Decision", "RememberEvent")
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.graph.engine import ensure_free
 from hippograph.graph.runtime import settle_heap
+from hippograph.graph.store.engine import ensure_free
 from hippograph.settings import Settings
 
 
@@ -35,7 +35,7 @@ def test_a_process_that_never_closes_its_store_still_exits_and_frees_the_data_di
     script = textwrap.dedent(
         f"""
         from pathlib import Path
-        from hippograph.graph.store import Store
+        from hippograph.graph.store.store import Store
         from hippograph.settings import Settings
         store = Store.open(Settings.from_env({{}}, data_dir=Path({str(tmp_path)!r})), attach=False)
         store.ping()

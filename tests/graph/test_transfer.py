@@ -68,7 +68,8 @@ def test_import_rejects_garbage(runtime: Runtime) -> None:
 
 
 def test_round_trip_keeps_the_log_and_history(runtime: Runtime, namespace: str) -> None:
-    from hippograph.graph import episodes, history, rebuild
+    from hippograph.graph import history
+    from hippograph.graph.write import episodes, rebuild
     from tests.graph.log_fixtures import active as every_active
     from tests.graph.log_fixtures import turn
 

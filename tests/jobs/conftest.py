@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
 
 
 def add_memory(store: Store, namespace: str, **props: Any) -> str:

@@ -3,8 +3,8 @@ consolidation runs, and the JobRun records what happened."""
 
 from __future__ import annotations
 
-from hippograph.graph import episodes
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import episodes
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import RunOptions

@@ -11,8 +11,9 @@ import pytest
 
 from hippograph.api import cli_jobs
 from hippograph.api.schema import schema
-from hippograph.graph import feedback, jobruns
+from hippograph.graph.recall import feedback
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.upkeep import jobruns
 from tests.jobs.conftest import add_memory, memory_props
 
 

@@ -11,8 +11,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from hippograph.graph.pagerank import PageRankConfig
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep.pagerank import PageRankConfig
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import RunOptions

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hippograph.graph import jobruns
 from hippograph.graph.errors import LockHeld
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep import jobruns
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import Execution, Job, JobContext, RunOptions
 

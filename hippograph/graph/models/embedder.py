@@ -98,7 +98,7 @@ class Embedder:
         return self
 
     def _load_onnx(self) -> Any:
-        from hippograph.graph import onnx_encoder
+        from hippograph.graph.models import onnx_encoder
 
         model = onnx_encoder.spec(self.model_path)
         if model is None:

@@ -21,8 +21,8 @@ from typing import Protocol
 import httpx
 
 from hippograph.graph.errors import ConfigError, LLMError
-from hippograph.graph.extract import MAX_CONTENT_CHARS, ExtractedFact, TurnText
 from hippograph.graph.model import MEMORY_TYPES
+from hippograph.graph.write.extract import MAX_CONTENT_CHARS, ExtractedFact, TurnText
 
 SCHEMA_NAME = "extracted_facts"
 MAX_TAGS = 32

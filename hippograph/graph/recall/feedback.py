@@ -25,16 +25,16 @@ from itertools import combinations
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.decay import (
+from hippograph.graph.errors import InvalidInput, NotFound
+from hippograph.graph.model import normalize_content, parse_iso, to_iso
+from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.upkeep.decay import (
     DEFAULT_DECAY,
     DEFAULT_EDGE_LIFECYCLE,
     DecayConfig,
     EdgeLifecycleConfig,
     memory_confidence,
 )
-from hippograph.graph.errors import InvalidInput, NotFound
-from hippograph.graph.model import normalize_content, parse_iso, to_iso
-from hippograph.graph.store import Row, Store, Tx
 
 MAX_GAP_CONTEXT = 2000
 

@@ -27,15 +27,16 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.graph import cues, termstats, validate
-from hippograph.graph.embedder import Embedder
+from hippograph.graph import validate
 from hippograph.graph.memories import to_memory
 from hippograph.graph.model import MEMORY_TYPES, Memory, now_iso, parse_iso
-from hippograph.graph.recall_config import DEFAULT_CASCADE, CascadeConfig
-from hippograph.graph.revalidating import Revalidating
-from hippograph.graph.store import Row, Store
-from hippograph.graph.store import vector as as_vector
-from hippograph.graph.tagging import STOPWORDS
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.recall import cues, termstats
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.store.revalidating import Revalidating
+from hippograph.graph.store.store import Row, Store
+from hippograph.graph.store.store import vector as as_vector
+from hippograph.graph.write.tagging import STOPWORDS
 
 log = logging.getLogger(__name__)
 _WORD = re.compile(r"[A-Za-z0-9]+")

@@ -23,7 +23,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
 
 log = logging.getLogger(__name__)
 

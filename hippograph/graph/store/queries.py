@@ -16,7 +16,7 @@ from typing import LiteralString
 
 from hippograph.graph.errors import QueryNotFound
 
-ROOT = Path(__file__).resolve().parent.parent / "cypher"
+ROOT = Path(__file__).resolve().parents[2] / "cypher"
 BACKENDS = ("arcadedb", "neo4j")
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 _TOKEN = re.compile(r"\{\{(\w+)\}\}")

@@ -24,14 +24,14 @@ import numpy as np
 from neo4j import GraphDatabase, ManagedTransaction
 from neo4j import exceptions as neo4j_errors
 
-from hippograph.graph import queries
-from hippograph.graph.dialect import DIALECTS, Dialect
-from hippograph.graph.engine import EmbeddedEngine, credentials, read_info
 from hippograph.graph.errors import (
     Conflict,
     GraphUnavailable,
     HippographError,
 )
+from hippograph.graph.store import queries
+from hippograph.graph.store.dialect import DIALECTS, Dialect
+from hippograph.graph.store.engine import EmbeddedEngine, credentials, read_info
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)

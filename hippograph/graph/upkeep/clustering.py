@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hippograph.graph.errors import InvalidInput
-from hippograph.graph.tagging import terms
+from hippograph.graph.write.tagging import terms
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.intp]

@@ -3,7 +3,7 @@ weak memories, graph-wide or for one namespace.
 
 Gate: a run starts only when ``min_interval_s`` has passed since the last run of the same scope
 AND at least ``min_new_facts`` memories were recorded since its watermark (``force`` skips
-both), and only while it holds the ``consolidation`` lock (``graph.jobruns``; a second run
+both), and only while it holds the ``consolidation`` lock (``graph.upkeep.jobruns``; a second run
 raises ``LockHeld``).
 
 Plan: active memories are bucketed by namespace and scope; within a bucket, every memory changed
@@ -50,7 +50,10 @@ from typing import Any
 import numpy as np
 
 from hippograph.graph import validate
-from hippograph.graph.decide import (
+from hippograph.graph.errors import Conflict, HippographError, LockHeld
+from hippograph.graph.model import now_iso, parse_iso, to_iso
+from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.write.decide import (
     CONSIDER_MIN,
     BudgetedDecider,
     Candidate,
@@ -61,9 +64,6 @@ from hippograph.graph.decide import (
     memoized,
     overlap,
 )
-from hippograph.graph.errors import Conflict, HippographError, LockHeld
-from hippograph.graph.model import now_iso, parse_iso, to_iso
-from hippograph.graph.store import Row, Store, Tx
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from hippograph.graph.errors import InvalidInput, LockHeld
 from hippograph.graph.model import to_iso
-from hippograph.graph.store import Store
+from hippograph.graph.store.store import Store
 
 STATUSES = ("running", "succeeded", "failed", "interrupted", "abandoned")
 UNFINISHED = ("failed", "interrupted", "abandoned")

@@ -24,8 +24,8 @@ facts. ``LLMDecider`` asks an
 OpenAI-compatible model, with timestamps in the prompt, validates the answer strictly, and falls
 back to the offline decider on any failure: a fact is never lost to a bad answer.
 
-This module does no I/O apart from the LLM call; ``graph.writepath`` gathers the neighbours and
-applies the decision.
+This module does no I/O apart from the LLM call; ``graph.write.writepath`` gathers the
+neighbours and applies the decision.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from hippograph.graph.errors import LLMError
-from hippograph.graph.llm import JsonCompleter
+from hippograph.graph.models.llm import JsonCompleter
 
 log = logging.getLogger(__name__)
 

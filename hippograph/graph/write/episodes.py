@@ -25,15 +25,16 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from hippograph.graph import memories, signals, validate
-from hippograph.graph.embedder import Embedder
+from hippograph.graph import memories, validate
 from hippograph.graph.errors import InvalidInput, LLMError
-from hippograph.graph.extract import ExtractedFact, TurnText, extract_offline
-from hippograph.graph.llm import JsonCompleter, extract_llm
 from hippograph.graph.memories import WritePolicy
 from hippograph.graph.model import NewMemory, Source, now_iso, parse_iso, to_iso
-from hippograph.graph.store import Row, Store, Tx
-from hippograph.graph.writepath import DEFAULT_EXTRACTION, ExtractionConfig, commit
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.models.llm import JsonCompleter, extract_llm
+from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.write import signals
+from hippograph.graph.write.extract import ExtractedFact, TurnText, extract_offline
+from hippograph.graph.write.writepath import DEFAULT_EXTRACTION, ExtractionConfig, commit
 
 log = logging.getLogger(__name__)
 ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")

@@ -4,7 +4,7 @@ Two paths, one output type:
 
 - ``extract_offline(turn)``: deterministic and local. It never loses a turn: anything that is
   not a pure greeting or filler yields at least one fact, attributed to the speaker.
-- ``graph.llm.extract_llm(client, turns)``: asks an OpenAI-compatible model and validates the
+- ``graph.models.llm.extract_llm(client, turns)``: asks an OpenAI-compatible model and validates the
   answer strictly; on ``LLMError`` the caller falls back to this module for the same turns.
 """
 
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from hippograph.graph import signals
+from hippograph.graph.write import signals
 
 MAX_CONTENT_CHARS = 2000
 EXPLICIT_CONFIDENCE = 0.9  # the turn carries a signal phrase: said on purpose

@@ -14,9 +14,9 @@ import re
 from collections.abc import Sequence
 from functools import partial
 
-from hippograph.graph import tagging
 from hippograph.graph.model import NewMemory, now_iso
-from hippograph.graph.store import Store, Tx
+from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.write import tagging
 
 _SPEAKER = re.compile(r"^([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}):\s+\S")
 _TURN = re.compile(r"(?:^|:)(\d+)(?:\s*-\s*\d+)?$")

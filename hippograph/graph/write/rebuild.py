@@ -26,13 +26,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from hippograph.graph import episodes, validate
-from hippograph.graph.consolidation import LOCK_KEY, acquire_lock
-from hippograph.graph.embedder import Embedder
+from hippograph.graph import validate
 from hippograph.graph.memories import WritePolicy
 from hippograph.graph.model import NewMemory, Source, now_iso
-from hippograph.graph.store import Store, Tx
-from hippograph.graph.writepath import DEFAULT_EXTRACTION, ExtractionConfig, commit
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.upkeep.consolidation import LOCK_KEY, acquire_lock
+from hippograph.graph.write import episodes
+from hippograph.graph.write.writepath import DEFAULT_EXTRACTION, ExtractionConfig, commit
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -28,7 +28,13 @@ import numpy as np
 import numpy.typing as npt
 
 from hippograph.graph import memories
-from hippograph.graph.decide import (
+from hippograph.graph.errors import Conflict
+from hippograph.graph.model import Memory, NewMemory, Reinforcement, content_hash, now_iso
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.models.llm import ChatClient, JsonCompleter, LLMConfig
+from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.store.store import vector as as_vector
+from hippograph.graph.write.decide import (
     NOOP_MIN,
     Candidate,
     Decider,
@@ -39,12 +45,6 @@ from hippograph.graph.decide import (
     memoized,
     overlap,
 )
-from hippograph.graph.embedder import Embedder
-from hippograph.graph.errors import Conflict
-from hippograph.graph.llm import ChatClient, JsonCompleter, LLMConfig
-from hippograph.graph.model import Memory, NewMemory, Reinforcement, content_hash, now_iso
-from hippograph.graph.store import Row, Store, Tx
-from hippograph.graph.store import vector as as_vector
 from hippograph.settings import Settings
 
 NEIGHBOURS_K = 8

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from hippograph.graph import onnx_encoder
-from hippograph.graph.embedder import Embedder
+from hippograph.graph.models import onnx_encoder
+from hippograph.graph.models.embedder import Embedder
 
 TEXTS = [
     "Ada prefers tea over coffee.",
@@ -19,7 +19,7 @@ TEXTS = [
     "   ",
     "never deploy on Fridays",
     "Caroline: I went to the LGBTQ support group yesterday [image: a rainbow flag]",
-    "src/hippograph/graph/retrieval.py fails on Python 3.11 with KeyError 'seed'",
+    "src/hippograph/graph/recall/retrieval.py fails on Python 3.11 with KeyError 'seed'",
     " ".join(f"word{i}" for i in range(600)),  # far past the 256-token limit: truncated alike
     "Ünïcödé 東京 🙂 — emoji and CJK",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from hippograph.graph import cues
+from hippograph.graph.recall import cues
 
 
 def test_the_window_index_agrees_with_a_scan_of_every_window() -> None:

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hippograph.graph import feedback
 from hippograph.graph.errors import InvalidInput, NotFound
+from hippograph.graph.recall import feedback
 from hippograph.graph.runtime import Runtime
 from tests.jobs.conftest import add_edge, add_memory, edges, memory_props
 

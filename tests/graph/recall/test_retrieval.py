@@ -8,12 +8,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from hippograph.graph import formation, memories, retrieval, transfer
+from hippograph.graph import memories, transfer
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import NewMemory, Source
-from hippograph.graph.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
+from hippograph.graph.recall import retrieval
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.store import vector as as_vector
+from hippograph.graph.store.store import vector as as_vector
+from hippograph.graph.write import formation
 from tests.conftest import wipe
 
 CONVERSATION = [

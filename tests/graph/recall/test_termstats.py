@@ -6,9 +6,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from hippograph.graph import memories, retrieval, termstats
+from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
-from hippograph.graph.recall_config import DEFAULT_CASCADE
+from hippograph.graph.recall import retrieval, termstats
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 
 

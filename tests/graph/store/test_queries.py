@@ -8,11 +8,11 @@ import uuid
 import numpy as np
 import pytest
 
-from hippograph.graph import queries
-from hippograph.graph.dialect import ARCADEDB, DIALECTS, NEO4J
 from hippograph.graph.errors import QueryNotFound
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.store import row_of, vector
+from hippograph.graph.store import queries
+from hippograph.graph.store.dialect import ARCADEDB, DIALECTS, NEO4J
+from hippograph.graph.store.store import row_of, vector
 
 
 def test_unknown_query_is_a_typed_error() -> None:

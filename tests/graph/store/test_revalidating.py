@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from hippograph.graph.revalidating import Revalidating
+from hippograph.graph.store.revalidating import Revalidating
 
 
 def test_values_are_kept_then_refreshed_off_the_callers_path() -> None:

@@ -8,9 +8,9 @@ import uuid
 
 import pytest
 
-from hippograph.graph import queries
 from hippograph.graph.errors import HippographError
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store import queries
 
 
 def _expected(name: str) -> str:

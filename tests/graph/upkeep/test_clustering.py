@@ -4,14 +4,14 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from hippograph.graph.clustering import (
+from hippograph.graph.errors import InvalidInput
+from hippograph.graph.upkeep.clustering import (
     ClusterConfig,
     ClusterResult,
     cluster,
     document_frequencies,
     label,
 )
-from hippograph.graph.errors import InvalidInput
 
 DIM = 384
 

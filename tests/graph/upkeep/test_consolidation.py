@@ -10,14 +10,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from hippograph.graph import consolidation, episodes, history, memories, transfer
-from hippograph.graph.consolidation import ConsolidationConfig, Group
-from hippograph.graph.decide import Candidate, Decision, LLMDecider, Neighbour
+from hippograph.graph import history, memories, transfer
 from hippograph.graph.errors import Conflict, LockHeld
-from hippograph.graph.llm import ChatClient, LLMConfig
 from hippograph.graph.model import NewMemory
+from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.writepath import commit
+from hippograph.graph.upkeep import consolidation
+from hippograph.graph.upkeep.consolidation import ConsolidationConfig, Group
+from hippograph.graph.write import episodes
+from hippograph.graph.write.decide import Candidate, Decision, LLMDecider, Neighbour
+from hippograph.graph.write.writepath import commit
 from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from hippograph.graph.decay import (
+from hippograph.graph.upkeep.decay import (
     DecayConfig,
     EdgeLifecycleConfig,
     decayed_edge_confidence,

@@ -7,7 +7,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from hippograph.graph.pagerank import PageRankConfig, normalized, pagerank
+from hippograph.graph.upkeep.pagerank import PageRankConfig, normalized, pagerank
 
 # Run to the fixed point: 0.85**1000 is far below double precision.
 CONVERGED = PageRankConfig(max_iterations=1000, tolerance=0.0)

@@ -10,8 +10,12 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from hippograph.graph import history, memories, writepath
-from hippograph.graph.decide import (
+from hippograph.graph import history, memories
+from hippograph.graph.model import NewMemory, Source
+from hippograph.graph.models.llm import ChatClient, LLMConfig
+from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import writepath
+from hippograph.graph.write.decide import (
     Candidate,
     LLMDecider,
     Neighbour,
@@ -19,10 +23,7 @@ from hippograph.graph.decide import (
     clashes,
     subject,
 )
-from hippograph.graph.llm import ChatClient, LLMConfig
-from hippograph.graph.model import NewMemory, Source
-from hippograph.graph.runtime import Runtime
-from hippograph.graph.writepath import commit
+from hippograph.graph.write.writepath import commit
 from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, remember
 

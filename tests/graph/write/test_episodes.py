@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.graph import episodes
 from hippograph.graph.errors import InvalidInput, SecretRejected
-from hippograph.graph.llm import ChatClient, LLMConfig
+from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.runtime import Runtime, write_policy
+from hippograph.graph.write import episodes
 from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, turn
 
-LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo-dev.json"
+LOCOMO = Path(__file__).resolve().parents[4] / "shared" / "data" / "locomo" / "locomo-dev.json"
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from hippograph.graph.errors import ConfigError, LLMError
-from hippograph.graph.extract import (
+from hippograph.graph.models.llm import ChatClient, LLMConfig, extract_llm, parse_json_content
+from hippograph.graph.write.extract import (
     DEFAULT_CONFIDENCE,
     EXPLICIT_CONFIDENCE,
     MAX_CONTENT_CHARS,
@@ -23,7 +24,6 @@ from hippograph.graph.extract import (
     extract_offline,
     is_filler,
 )
-from hippograph.graph.llm import ChatClient, LLMConfig, extract_llm, parse_json_content
 
 SAID_AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pytest
 
-from hippograph.graph import privacy
 from hippograph.graph.errors import InvalidInput, SecretRejected
-from hippograph.graph.privacy import Finding
+from hippograph.graph.write import privacy
+from hippograph.graph.write.privacy import Finding
 
 ALNUM = string.ascii_letters + string.digits
 URLSAFE = ALNUM + "_-"

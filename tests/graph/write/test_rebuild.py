@@ -6,9 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from hippograph.graph import episodes, memories, rebuild
+from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import episodes, rebuild
 from tests.graph.log_fixtures import active, log_runtime, remember, turn
 
 

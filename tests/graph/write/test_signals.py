@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.graph import signals
-from hippograph.graph.signals import Signal
+from hippograph.graph.write import signals
+from hippograph.graph.write.signals import Signal
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from hippograph.graph.errors import InvalidInput
-from hippograph.graph.tagging import STOPWORDS, infer_tags, keywords, normalize_tag, terms
+from hippograph.graph.write.tagging import STOPWORDS, infer_tags, keywords, normalize_tag, terms
 
 
 @pytest.mark.parametrize(
@@ -78,12 +78,12 @@ def test_file_paths_give_a_path_tag_and_a_language_tag() -> None:
 
 
 def test_an_overlong_path_keeps_its_trailing_components() -> None:
-    deep = "/home/someone/projects/" + "nested/" * 10 + "hippograph/graph/tagging.py"
+    deep = "/home/someone/projects/" + "nested/" * 10 + "hippograph/graph/write/tagging.py"
 
     (path_tag,) = [t for t in infer_tags("edit", file_paths=[deep]) if t.startswith("path:")]
 
     assert len(path_tag) <= 64
-    assert path_tag.endswith("/hippograph/graph/tagging.py")
+    assert path_tag.endswith("/hippograph/graph/write/tagging.py")
 
 
 def test_speaker_gives_speaker_tag_and_name_tag_first() -> None:
