@@ -37,7 +37,7 @@ from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph import memories  # noqa: E402
 from hippograph.graph.model import NewMemory, content_hash, now_iso  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.upkeep import consolidation  # noqa: E402
+from hippograph.graph.upkeep import close_pairs, consolidation, consolidation_plan  # noqa: E402
 from hippograph.graph.write import decide  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
@@ -92,7 +92,7 @@ def load(rt: Runtime, facts: list[tuple[str, float]]) -> None:
         if key in seen:
             continue
         seen.add(key)
-        props = memories._node_props(NS, item, digest, key, vector, now)
+        props = memories.node_props(NS, item, digest, key, vector, now)
         rows.append({**props, "id": str(uuid.uuid4())})
     for start in range(0, len(rows), 500):
         rt.store.write("memory/create", rows=rows[start : start + 500])
@@ -167,12 +167,12 @@ def _prepare(args: argparse.Namespace, scratch: Path) -> Path:
 
 def check_pairs(rt: Runtime, sample: int) -> None:
     """Close pairs of ``sample`` memories: found by the probed search / found exactly."""
-    _, vectors = consolidation._load(rt.store, NS, None, set())
+    _, vectors = consolidation_plan.load(rt.store, NS, None, set())
     dirty = np.sort(np.random.default_rng(1).choice(len(vectors), sample, replace=False))
     started = time.perf_counter()
-    probed = _pairs(consolidation._probed_blocks(vectors, dirty))
+    probed = _pairs(close_pairs.probed_blocks(vectors, dirty))
     took = time.perf_counter() - started
-    exact = _pairs(consolidation._exact_blocks(vectors, dirty))
+    exact = _pairs(close_pairs.exact_blocks(vectors, dirty))
     for floor in (decide.CONSIDER_MIN, decide.CONTRADICT_MIN, decide.NOOP_MIN):
         want = {p for p, c in exact.items() if c >= floor}
         got = len(want & probed.keys())

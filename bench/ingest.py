@@ -20,7 +20,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 from hippograph.api.cli_ingest import CHUNK, locomo_turns  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.write import episodes  # noqa: E402
-from hippograph.graph.write.writepath import ExtractionConfig  # noqa: E402
+from hippograph.graph.write.tools import ExtractionConfig  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 DATA = Path(os.environ.get("LOCOMO_PATH", "/work/shared/data/locomo/locomo-dev.json"))

@@ -31,12 +31,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import baselines  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
-from hippograph.graph import memories, transfer  # noqa: E402
+from hippograph.graph import transfer  # noqa: E402
 from hippograph.graph.model import NewMemory, Source, to_iso  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.write import formation  # noqa: E402
+from hippograph.graph.write import (
+    formation,  # noqa: E402
+    writepath,
+)
 from hippograph.settings import Settings  # noqa: E402
 
 K = 10
@@ -61,7 +64,7 @@ def load(rt: Runtime, conv: data.Conversation, namespace: str) -> None:
             )
             for t in turns
         ]
-        memories.remember(rt.store, rt.embedder, namespace, items, policy=rt.policy)
+        writepath.remember(rt.store, rt.embedder, namespace, items, policy=rt.policy)
     formation.link_adjacent(rt.store, namespace)
 
 

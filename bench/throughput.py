@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.profiling import print_timings, statement_timings  # noqa: E402
 from bench.server import serve  # noqa: E402
-from hippograph.graph import memories  # noqa: E402
 from hippograph.graph.model import NewMemory  # noqa: E402
 from hippograph.graph.models.embedder import Embedder  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.write import writepath
 from hippograph.settings import Settings  # noqa: E402
 
 
@@ -127,7 +127,7 @@ def writes(
             items = [NewMemory(content=c) for c in texts(batch, f"write {n}", shape=shape)]
             timings = statement_timings() if profile else None
             t = time.perf_counter()
-            results = memories.remember(
+            results = writepath.remember(
                 rt.store, rt.embedder, f"bench-{n}", items, policy=rt.policy
             )
             written = batch / (time.perf_counter() - t)

@@ -22,7 +22,7 @@ from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.engine import ensure_free
-from hippograph.graph.write import formation
+from hippograph.graph.write import formation, writepath
 from hippograph.jobs.config import JobsConfig
 from hippograph.settings import Settings
 
@@ -141,7 +141,7 @@ def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:
     )
     results = with_runtime(
         settings,
-        lambda rt: memories.remember(
+        lambda rt: writepath.remember(
             rt.store, rt.embedder, args.namespace, [item], policy=rt.policy
         ),
     )

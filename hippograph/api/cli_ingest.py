@@ -21,7 +21,7 @@ from hippograph.api.cli_common import data_dir_arg, with_runtime
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import to_iso
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.upkeep.consolidation import ConsolidationReport
+from hippograph.graph.upkeep.consolidation_model import ConsolidationReport
 from hippograph.graph.write import episodes
 from hippograph.jobs.consolidate import consolidate_now, rebuild_now, write_tools
 from hippograph.settings import Settings

@@ -11,15 +11,11 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from hippograph.api.context import runtime
 from hippograph.graph import history as memory_history
-from hippograph.graph.runtime import Runtime
-from hippograph.graph.upkeep.consolidation import ConsolidationReport as Report
+from hippograph.graph.upkeep.consolidation_model import ConsolidationReport as Report
 from hippograph.graph.write import episodes as episode_log
 from hippograph.jobs.consolidate import consolidate_now, rebuild_now, write_tools
-
-
-def _runtime(info: Info) -> Runtime:
-    return cast(Runtime, info.context["runtime"])
 
 
 @strawberry.input
@@ -213,7 +209,7 @@ class RebuildPayload:
 class IngestQuery:
     @strawberry.field(description="How a memory came to be: decisions, earlier texts, timeline.")
     async def history(self, info: Info, namespace: str, memory_id: strawberry.ID) -> MemoryHistory:
-        rt = _runtime(info)
+        rt = runtime(info)
         found = await run_in_threadpool(memory_history.history, rt.store, namespace, str(memory_id))
         return MemoryHistory.of(found)
 
@@ -226,7 +222,7 @@ class IngestQuery:
         first: int = 50,
         after: str | None = None,
     ) -> list[Episode]:
-        rt = _runtime(info)
+        rt = runtime(info)
         found = await run_in_threadpool(
             episode_log.list_episodes,
             rt.store,
@@ -247,7 +243,7 @@ class IngestMutation:
     async def ingest(
         self, info: Info, namespace: str, turns: list[TurnInput], flush: bool = False
     ) -> IngestPayload:
-        rt = _runtime(info)
+        rt = runtime(info)
 
         def work() -> episode_log.IngestResult:
             tools = write_tools(rt)
@@ -279,7 +275,7 @@ class IngestMutation:
         dry_run: bool = False,
         force: bool = False,
     ) -> ConsolidationReport:
-        rt = _runtime(info)
+        rt = runtime(info)
         report = await run_in_threadpool(
             lambda: consolidate_now(rt, namespace=namespace, dry_run=dry_run, force=force)
         )
@@ -289,7 +285,7 @@ class IngestMutation:
         description="Rebuild a namespace's memories from its episodes, remembers and tombstones."
     )
     async def rebuild(self, info: Info, namespace: str) -> RebuildPayload:
-        rt = _runtime(info)
+        rt = runtime(info)
         result = await run_in_threadpool(rebuild_now, rt, namespace)
         return RebuildPayload(
             episodes=result.episodes,

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import cast
 
 import strawberry
 from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from hippograph.api.context import runtime
 from hippograph.graph import validate
 from hippograph.graph.recall import feedback as feedback_ops
-from hippograph.graph.runtime import Runtime
 from hippograph.graph.upkeep import jobruns
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
@@ -95,10 +94,6 @@ class FeedbackPayload:
     confidence: float
     helpful_count: int
     unhelpful_count: int
-
-
-def runtime(info: Info) -> Runtime:
-    return cast(Runtime, info.context["runtime"])
 
 
 @strawberry.type

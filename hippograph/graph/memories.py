@@ -1,4 +1,5 @@
-"""The Memory aggregate: remember, read, list, search, forget, delete, supersede, link, tag.
+"""The Memory aggregate: read, list, search, forget, delete, supersede, link, tag. New memories
+come in through the one write path, ``graph.write.writepath.remember``.
 
 Every function takes the store and a namespace; every statement filters by that namespace.
 """
@@ -8,8 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
 from typing import Any
 
 from hippograph.graph import validate
@@ -22,7 +22,6 @@ from hippograph.graph.model import (
     NewMemory,
     Page,
     Reinforcement,
-    RememberResult,
     ScoredMemory,
     Source,
     Tag,
@@ -30,11 +29,6 @@ from hippograph.graph.model import (
 )
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Row, Store, Tx, vector
-from hippograph.graph.write.decide import Decider
-
-# Turns text into the content actually stored (the privacy filter); identity by default.
-ContentFilter = Callable[[str, str], str]
-TagInferer = Callable[[NewMemory], Sequence[str]]
 
 DEFAULT_LIMITS = validate.Limits()
 _LINK_FILES = {
@@ -44,18 +38,7 @@ _LINK_FILES = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
-class WritePolicy:
-    """How the write path treats content: privacy filter, tag inference, limits."""
-
-    limits: validate.Limits = DEFAULT_LIMITS
-    content_filter: ContentFilter | None = None
-    infer_tags: TagInferer | None = None
-    # Who decides ADD/UPDATE/SUPERSEDE/CONTRADICT/NOOP for a new fact; None: the offline rules.
-    decider: Decider | None = None
-
-
-def scope_key(item: NewMemory) -> str:
+def scope_key(item: NewMemory | Memory) -> str:
     """The visibility bucket a duplicate must share: scope + project + session."""
     if item.scope == "project":
         return f"project:{item.project}"
@@ -68,77 +51,7 @@ def dedup_key(namespace: str, item: NewMemory, digest: str) -> str:
     return f"{namespace}|{scope_key(item)}|{digest}"
 
 
-def prepare(items: Sequence[NewMemory], policy: WritePolicy) -> list[NewMemory]:
-    """Validate and filter a whole batch before anything is written (a batch is atomic)."""
-    validate.batch_size(len(items), policy.limits)
-    prepared = []
-    for i, item in enumerate(items):
-        field = f"memories[{i}]" if len(items) > 1 else "memory"
-        clean = validate.new_memory(item, policy.limits, field)
-        if policy.content_filter is not None:
-            clean = replace(clean, content=policy.content_filter(clean.content, f"{field}.content"))
-        if policy.infer_tags is not None:
-            inferred = [validate.tag_name(t) for t in policy.infer_tags(clean)]
-            merged = tuple(dict.fromkeys((*clean.tags, *inferred)))[: validate.MAX_TAGS]
-            clean = replace(clean, tags=merged)
-        prepared.append(clean)
-    return prepared
-
-
-def remember(
-    store: Store,
-    embedder: Embedder,
-    namespace: str,
-    items: Sequence[NewMemory],
-    *,
-    policy: WritePolicy = WritePolicy(),
-) -> list[RememberResult]:
-    """Store ``items`` through the decision path (``graph.write.writepath``): identical content in
-    the same namespace and scope reinforces; otherwise the policy's decider (offline unless an
-    LLM is configured) chooses ADD, UPDATE, SUPERSEDE, CONTRADICT or NOOP against the closest
-    memories. Each call is also logged as a ``RememberEvent`` so ``rebuild`` can replay it.
-
-    The whole batch is one transaction: either every item is stored or none is.
-    """
-    # Imported here: the write path reads memories through this module.
-    from hippograph.graph.write import writepath
-
-    validate.namespace(namespace)
-    prepared = prepare(items, policy)
-    outcomes = writepath.commit(
-        store,
-        embedder,
-        namespace,
-        prepared,
-        source="remember",
-        decider=policy.decider,
-        record_event=True,
-    )
-    # Memories this batch created and left alone are returned as written; only the others
-    # (reinforced, updated, superseded) are read back.
-    by_id = {o.written.id: o.written for o in outcomes if o.written is not None}
-    ids = [o.memory_id for o in outcomes if o.memory_id is not None and o.memory_id not in by_id]
-    if ids:
-        by_id.update((m.id, m) for m in get_many(store, namespace, list(dict.fromkeys(ids))))
-    seen: set[str] = set()
-    results = []
-    for outcome in outcomes:
-        memory_id = outcome.memory_id or ""
-        created = outcome.created and memory_id not in seen
-        results.append(
-            RememberResult(
-                memory=by_id[memory_id],
-                created=created,
-                action=outcome.action,
-                target=outcome.target,
-                reason=outcome.reason,
-            )
-        )
-        seen.add(memory_id)
-    return results
-
-
-def _node_props(
+def node_props(
     namespace: str, item: NewMemory, digest: str, key: str, embedding: Any, now: str
 ) -> dict[str, Any]:
     confidence = (

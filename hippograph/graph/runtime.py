@@ -10,7 +10,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from hippograph.graph.memories import WritePolicy
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import feedback
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
@@ -19,7 +18,8 @@ from hippograph.graph.store.store import Store
 from hippograph.graph.validate import Limits
 from hippograph.graph.write import formation, privacy
 from hippograph.graph.write.decide import Decider
-from hippograph.graph.write.writepath import write_tools
+from hippograph.graph.write.tools import write_tools
+from hippograph.graph.write.writepath import WritePolicy
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)

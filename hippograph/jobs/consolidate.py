@@ -14,10 +14,10 @@ from hippograph.graph.errors import LockHeld
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.runtime import Runtime, write_policy
 from hippograph.graph.upkeep import consolidation
-from hippograph.graph.upkeep.consolidation import ConsolidationConfig, ConsolidationReport
+from hippograph.graph.upkeep.consolidation_model import ConsolidationConfig, ConsolidationReport
 from hippograph.graph.write import episodes, rebuild
-from hippograph.graph.write.writepath import WriteTools
-from hippograph.graph.write.writepath import write_tools as _write_tools
+from hippograph.graph.write.tools import WriteTools
+from hippograph.graph.write.tools import write_tools as _write_tools
 from hippograph.jobs.runner import JobContext
 from hippograph.settings import Settings
 

@@ -8,7 +8,7 @@ from hippograph.graph import memories
 from hippograph.graph.model import Memory, MemoryFilter, NewMemory
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import Store
-from hippograph.graph.write import episodes
+from hippograph.graph.write import episodes, writepath
 
 LABELS = ("Episode", "Decision", "RememberEvent")
 
@@ -38,7 +38,7 @@ def every(rt: Runtime, ns: str) -> list[Memory]:
 
 
 def remember(rt: Runtime, ns: str, *items: NewMemory) -> list[memories.RememberResult]:
-    return memories.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
+    return writepath.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
 
 
 def turn(session: str, index: int, text: str, speaker: str = "Sam") -> episodes.NewTurn:

@@ -10,10 +10,11 @@ from hippograph.graph import memories
 from hippograph.graph.errors import BatchTooLarge, InvalidInput, NotFound
 from hippograph.graph.model import MemoryFilter, NewMemory, Source, content_hash
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import writepath
 
 
 def remember(rt: Runtime, ns: str, *items: NewMemory) -> list[memories.RememberResult]:
-    return memories.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
+    return writepath.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
 
 
 def count(rt: Runtime, ns: str, status: str | None = "active") -> int:
@@ -322,7 +323,7 @@ def test_reject_mode_refuses_secrets_and_writes_nothing(runtime: Runtime, namesp
 
     strict = write_policy(runtime.settings.with_(privacy_mode="reject"))
     with pytest.raises(SecretRejected) as err:
-        memories.remember(
+        writepath.remember(
             runtime.store,
             runtime.embedder,
             namespace,

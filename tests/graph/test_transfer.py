@@ -8,6 +8,7 @@ import json
 from hippograph.graph import memories, transfer
 from hippograph.graph.model import NewMemory
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import writepath
 
 
 def _dump(rt: Runtime, ns: str) -> list[dict[str, object]]:
@@ -20,7 +21,7 @@ def _dump(rt: Runtime, ns: str) -> list[dict[str, object]]:
 
 
 def test_round_trip_is_exact(runtime: Runtime, namespace: str) -> None:
-    a, b, c = memories.remember(
+    a, b, c = writepath.remember(
         runtime.store,
         runtime.embedder,
         namespace,
@@ -80,7 +81,7 @@ def test_round_trip_keeps_the_log_and_history(runtime: Runtime, namespace: str) 
     episodes.ingest(
         runtime.store, runtime.embedder, namespace, turns, policy=runtime.policy, flush=True
     )
-    memories.remember(
+    writepath.remember(
         runtime.store, runtime.embedder, namespace, [NewMemory(content="My bike is red")]
     )
     before = _dump(runtime, namespace)

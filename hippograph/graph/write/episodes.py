@@ -25,16 +25,17 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from hippograph.graph import memories, validate
+from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput, LLMError
-from hippograph.graph.memories import WritePolicy
 from hippograph.graph.model import NewMemory, Source, now_iso, parse_iso, to_iso
 from hippograph.graph.models.embedder import Embedder
-from hippograph.graph.models.llm import JsonCompleter, extract_llm
+from hippograph.graph.models.llm import JsonCompleter
 from hippograph.graph.store.store import Row, Store, Tx
 from hippograph.graph.write import signals
 from hippograph.graph.write.extract import ExtractedFact, TurnText, extract_offline
-from hippograph.graph.write.writepath import DEFAULT_EXTRACTION, ExtractionConfig, commit
+from hippograph.graph.write.extract_llm import extract_llm
+from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
+from hippograph.graph.write.writepath import WritePolicy, commit, prepare
 
 log = logging.getLogger(__name__)
 ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
@@ -316,7 +317,7 @@ def _chunk_items(
         sources = [by_index[i] for i in fact.source_turns if i in by_index] or [chunk[0]]
         items.append(_new_memory(fact, sources))
         links.append([e.uid for e in sources])
-    return (memories.prepare(items, policy) if items else []), links, extractor
+    return (prepare(items, policy) if items else []), links, extractor
 
 
 def _commit_chunk(

@@ -4,8 +4,9 @@ Two paths, one output type:
 
 - ``extract_offline(turn)``: deterministic and local. It never loses a turn: anything that is
   not a pure greeting or filler yields at least one fact, attributed to the speaker.
-- ``graph.models.llm.extract_llm(client, turns)``: asks an OpenAI-compatible model and validates the
-  answer strictly; on ``LLMError`` the caller falls back to this module for the same turns.
+- ``graph.write.extract_llm.extract_llm(client, turns)``: asks an OpenAI-compatible model and
+  validates the answer strictly; on ``LLMError`` the caller falls back to this module for the
+  same turns.
 """
 
 from __future__ import annotations

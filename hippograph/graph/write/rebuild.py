@@ -2,7 +2,7 @@
 
 The log is what is never derived: the ``Episode`` nodes (every ingested turn), the
 ``RememberEvent`` nodes (every explicit remember, validated and privacy-filtered, appended by
-``memories.remember``) and the ``Tombstone`` nodes (every forget). Rebuild deletes the
+``writepath.remember``) and the ``Tombstone`` nodes (every forget). Rebuild deletes the
 namespace's memories, tags and decision records, marks every episode unextracted, then replays
 remembers and episodes in the order they were recorded through the same write path:
 
@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.memories import WritePolicy
 from hippograph.graph.model import NewMemory, Source, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.upkeep.consolidation import LOCK_KEY, acquire_lock
 from hippograph.graph.write import episodes
-from hippograph.graph.write.writepath import DEFAULT_EXTRACTION, ExtractionConfig, commit
+from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
+from hippograph.graph.write.writepath import WritePolicy, commit
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -11,11 +11,11 @@ import pytest
 from hippograph.graph import memories, transfer
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import NewMemory, Source
-from hippograph.graph.recall import retrieval
+from hippograph.graph.recall import expand, retrieval
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import formation
+from hippograph.graph.write import formation, writepath
 from tests.conftest import wipe
 
 CONVERSATION = [
@@ -30,7 +30,7 @@ CONVERSATION = [
 def remember(rt: Runtime, ns: str, *items: NewMemory) -> list[str]:
     return [
         r.memory.id
-        for r in memories.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
+        for r in writepath.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
     ]
 
 
@@ -332,20 +332,20 @@ def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
     is kept in proportion to what it cost): an expired count is still answered while a fresh
     one is counted in the background."""
     remember(runtime, namespace, NewMemory(content="Ana plays the oboe"))
-    assert retrieval._active_count(runtime.store, namespace) == 1
+    assert expand.active_count(runtime.store, namespace) == 1
     remember(runtime, namespace, NewMemory(content="Cy tunes pianos"))
-    assert retrieval._active_count(runtime.store, namespace) == 1  # not expired: kept
-    sizes = retrieval._SIZES
+    assert expand.active_count(runtime.store, namespace) == 1  # not expired: kept
+    sizes = expand.SIZES
     monkeypatch.setattr(sizes, "_min_ttl", 0.0)
     monkeypatch.setattr(sizes, "_cost_ratio", 0.0)
     sizes._values[(runtime.store, namespace)] = (0.0, 1)  # expire it
     remember(runtime, namespace, NewMemory(content="Ben repairs old clocks"))
-    assert retrieval._active_count(runtime.store, namespace) == 1  # stale, refreshing
+    assert expand.active_count(runtime.store, namespace) == 1  # stale, refreshing
     for _ in range(100):
-        if retrieval._active_count(runtime.store, namespace) == 3:
+        if expand.active_count(runtime.store, namespace) == 3:
             break
         time.sleep(0.05)
-    assert retrieval._active_count(runtime.store, namespace) == 3
+    assert expand.active_count(runtime.store, namespace) == 3
 
 
 def test_recall_upkeep_is_written_together_when_flushed(runtime: Runtime, namespace: str) -> None:

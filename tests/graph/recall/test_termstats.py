@@ -6,11 +6,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval, termstats
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import writepath
 
 
 def test_rarest_words_are_kept_within_the_budget_in_query_order() -> None:
@@ -25,7 +25,7 @@ def test_rarest_words_are_kept_within_the_budget_in_query_order() -> None:
 
 def remember(rt: Runtime, ns: str, *texts: str) -> None:
     items = [NewMemory(content=t) for t in texts]
-    memories.remember(rt.store, rt.embedder, ns, items, policy=rt.policy)
+    writepath.remember(rt.store, rt.embedder, ns, items, policy=rt.policy)
 
 
 def test_frequencies_are_counted_on_the_index_and_capped(

@@ -15,10 +15,10 @@ from hippograph.graph.errors import Conflict, LockHeld
 from hippograph.graph.model import NewMemory
 from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.upkeep import consolidation
-from hippograph.graph.upkeep.consolidation import ConsolidationConfig, Group
+from hippograph.graph.upkeep import close_pairs, consolidation, consolidation_apply
+from hippograph.graph.upkeep.consolidation_model import ConsolidationConfig, Group, Operation
 from hippograph.graph.write import episodes
-from hippograph.graph.write.decide import Candidate, Decision, LLMDecider, Neighbour
+from hippograph.graph.write.decide import CONSIDER_MIN, Candidate, Decision, LLMDecider, Neighbour
 from hippograph.graph.write.writepath import commit
 from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
@@ -254,14 +254,14 @@ def test_nearest_neighbours_cut_down_in_steps_equal_the_one_shot_cut() -> None:
     cos = rng.choice(np.linspace(0.55, 1.0, 50), pairs).astype(np.float32)  # many ties
     cand, near, cos = np.r_[cand, cand[:500]], np.r_[near, near[:500]], np.r_[cos, cos[:500] - 0.01]
     parts = [(cand[i::4], near[i::4], cos[i::4]) for i in range(4)]
-    one_shot = consolidation._nearest([(cand, near, cos)], size)
-    stepped = consolidation._nearest([consolidation._nearest(parts[:2], size), *parts[2:]], size)
+    one_shot = close_pairs.nearest([(cand, near, cos)], size)
+    stepped = close_pairs.nearest([close_pairs.nearest(parts[:2], size), *parts[2:]], size)
     for a, b in zip(one_shot, stepped, strict=True):
         assert np.array_equal(a, b)
     got_cand, got_near, _ = one_shot
     assert len(set(zip(got_cand.tolist(), got_near.tolist(), strict=True))) == len(got_cand)
     counts = np.bincount(got_cand, minlength=size)
-    assert counts.max() == consolidation.NEIGHBOURS_K
+    assert counts.max() == close_pairs.NEIGHBOURS_K
 
 
 def test_a_failing_group_does_not_hold_back_the_others(rt: Runtime, namespace: str) -> None:
@@ -297,14 +297,14 @@ def test_a_batch_whose_transaction_fails_is_retried_group_by_group(
     add(rt, namespace, "Ben drinks green tea daily", "Ben drinks green tea every day")
     add(rt, namespace, "Cleo plays the cello", "Cleo plays the cello well")
     planned: list[Group] = []
-    real_wave = consolidation._apply_wave
+    real_wave = consolidation_apply.apply_wave
 
-    def faulty_wave(tx: object, ns: str, ops: Sequence[consolidation.Operation], now: str) -> None:
+    def faulty_wave(tx: object, ns: str, ops: Sequence[Operation], now: str) -> None:
         real_wave(tx, ns, ops, now)  # type: ignore[arg-type]
         if any(op.other in planned[0].members for op in ops):
             raise Conflict("the engine refused this group's writes")
 
-    monkeypatch.setattr(consolidation, "_apply_wave", faulty_wave)
+    monkeypatch.setattr(consolidation_apply, "apply_wave", faulty_wave)
     progress: list[tuple[int, int]] = []
     report = run(rt, namespace, before_apply=planned.extend,
                  progress=lambda done, total: progress.append((done, total)))  # fmt: skip
@@ -331,7 +331,7 @@ def _close(blocks: object) -> dict[tuple[int, int], float]:
     return {
         (int(me[i]), int(cols[j])): float(sims[i, j])
         for me, cols, sims in blocks  # type: ignore[attr-defined]
-        for i, j in zip(*np.nonzero(sims >= consolidation.CONSIDER_MIN), strict=True)
+        for i, j in zip(*np.nonzero(sims >= CONSIDER_MIN), strict=True)
     }
 
 
@@ -341,8 +341,8 @@ def test_probed_search_finds_the_close_pairs_exact_search_finds() -> None:
     one, with the same cosines, and never pair a memory with itself."""
     vectors = _topics(6000, 11)
     dirty = np.sort(np.random.default_rng(3).choice(len(vectors), 2000, replace=False))
-    exact = _close(consolidation._exact_blocks(vectors, dirty))
-    probed = _close(consolidation._probed_blocks(vectors, dirty))
+    exact = _close(close_pairs.exact_blocks(vectors, dirty))
+    probed = _close(close_pairs.probed_blocks(vectors, dirty))
     assert exact and all(a != b for a, b in probed) and set(probed) <= set(exact)
     assert all(abs(probed[p] - exact[p]) < 1e-4 for p in probed)
     duplicates = {p for p, c in exact.items() if c >= 0.85}
@@ -361,11 +361,11 @@ def test_neighbour_lists_equal_the_lists_built_from_every_pair() -> None:
     order = rng.permutation(size)
     instant = order // 2  # pairs of memories written in the same instant
     dirty = np.sort(rng.choice(size, 400, replace=False))
-    cand, near, cos = consolidation._neighbour_lists(vectors, dirty, order, instant)
+    cand, near, cos = close_pairs.neighbour_lists(vectors, dirty, order, instant)
     sims = vectors @ vectors.T
     changed = set(dirty.tolist())
     want: dict[int, list[tuple[float, int]]] = {}
-    for a, b in zip(*np.nonzero(sims >= consolidation.CONSIDER_MIN), strict=True):
+    for a, b in zip(*np.nonzero(sims >= CONSIDER_MIN), strict=True):
         a, b = int(a), int(b)
         newer = order[a] > order[b] or instant[a] == instant[b]
         if a != b and (a in changed or b in changed) and newer:
@@ -375,5 +375,5 @@ def test_neighbour_lists_equal_the_lists_built_from_every_pair() -> None:
         got.setdefault(c, []).append(n)
     assert set(got) == set(want)
     for c, found in got.items():
-        ranked = sorted(want[c], key=lambda x: -x[0])[: consolidation.NEIGHBOURS_K]
+        ranked = sorted(want[c], key=lambda x: -x[0])[: close_pairs.NEIGHBOURS_K]
         assert found == [b for _, b in ranked], c

@@ -14,7 +14,7 @@ from hippograph.graph import history, memories
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import writepath
+from hippograph.graph.write import neighbours, plan, writepath
 from hippograph.graph.write.decide import (
     Candidate,
     LLMDecider,
@@ -121,7 +121,7 @@ def test_a_batch_finds_its_stored_duplicates_by_index_or_exactly(
 ) -> None:
     """Neighbours come from the vector index, or, when the batch's scopes hold few memories,
     from one exact search in process: both find the stored near-duplicate."""
-    monkeypatch.setattr(writepath, "EXACT_PER_ITEM", per_item)
+    monkeypatch.setattr(neighbours, "EXACT_PER_ITEM", per_item)
     stored = remember(
         rt,
         namespace,
@@ -225,8 +225,8 @@ def test_batch_neighbours_come_in_the_order_of_a_full_stable_sort(seed: int) -> 
     n = int(rng.integers(1, 60))
     # Few distinct values, so ties are common; some entries ruled out (-inf).
     scores = rng.choice(np.asarray([0.1, 0.5, 0.5, 0.9, -np.inf], dtype=np.float32), size=n)
-    expected = np.argsort(-scores, kind="stable")[: writepath.NEIGHBOURS_K]
-    assert writepath._top(scores, writepath.NEIGHBOURS_K).tolist() == expected.tolist()
+    expected = np.argsort(-scores, kind="stable")[: neighbours.NEIGHBOURS_K]
+    assert neighbours.top_k(scores, neighbours.NEIGHBOURS_K).tolist() == expected.tolist()
 
 
 def test_remember_events_hold_each_item_as_dataclasses_would_serialise_it() -> None:
@@ -248,7 +248,7 @@ def test_remember_events_hold_each_item_as_dataclasses_would_serialise_it() -> N
         occurred_at="2024-05-01T10:00:00.000000Z",
     )
     for each in (item, NewMemory(content="bare")):
-        assert json.dumps(writepath._as_dict(each), sort_keys=True) == json.dumps(
+        assert json.dumps(plan.as_dict(each), sort_keys=True) == json.dumps(
             dataclasses.asdict(each), sort_keys=True
         )
 
@@ -268,8 +268,8 @@ def test_llm_decision_is_used_and_its_prompt_carries_the_timestamps(
         {"action": "SUPERSEDE", "target_id": old.memory.id, "reason": "job change"}
     )
     with llm(endpoint) as client:
-        policy = memories.WritePolicy(decider=LLMDecider(client))
-        [new] = memories.remember(
+        policy = writepath.WritePolicy(decider=LLMDecider(client))
+        [new] = writepath.remember(
             rt.store, rt.embedder, namespace,
             [NewMemory(content="Sam is at Microsoft", occurred_at="2024-06-01T00:00:00Z")],
             policy=policy,
@@ -298,8 +298,8 @@ def test_malformed_llm_output_falls_back_and_changes_nothing_else(
     [old] = remember(rt, namespace, NewMemory(content="Sam works at Google"))
     endpoint.content = content
     with llm(endpoint) as client:
-        policy = memories.WritePolicy(decider=LLMDecider(client))
-        [new] = memories.remember(
+        policy = writepath.WritePolicy(decider=LLMDecider(client))
+        [new] = writepath.remember(
             rt.store, rt.embedder, namespace, [NewMemory(content="Sam likes green tea")],
             policy=policy,
         )  # fmt: skip

@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from hippograph.graph.errors import ConfigError, LLMError
-from hippograph.graph.models.llm import ChatClient, LLMConfig, extract_llm, parse_json_content
+from hippograph.graph.models.llm import ChatClient, LLMConfig, parse_json_content
 from hippograph.graph.write.extract import (
     DEFAULT_CONFIDENCE,
     EXPLICIT_CONFIDENCE,
@@ -24,6 +24,7 @@ from hippograph.graph.write.extract import (
     extract_offline,
     is_filler,
 )
+from hippograph.graph.write.extract_llm import extract_llm
 
 SAID_AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

@@ -1,0 +1,212 @@
+"""GraphQL fields of the Memory aggregate: health, memory, memories, search, recall, tags
+(queries); remember, forget, supersede, link, tag, untag (mutations)."""
+
+from __future__ import annotations
+
+import strawberry
+from starlette.concurrency import run_in_threadpool
+from strawberry.types import Info
+
+from hippograph.api.context import runtime
+from hippograph.api.inputs import MemoryFilter, MemoryInput
+from hippograph.api.types import (
+    Health,
+    LinkPayload,
+    Memory,
+    MemoryPage,
+    MemoryType,
+    RecallResult,
+    Relation,
+    RememberPayload,
+    ScoredMemory,
+    Tag,
+)
+from hippograph.graph import memories
+from hippograph.graph.recall import retrieval
+from hippograph.graph.write import writepath
+
+
+@strawberry.type
+class MemoryQuery:
+    @strawberry.field(description="Which graph backend serves and whether the embedder is loaded.")
+    def health(self, info: Info) -> Health:
+        rt = runtime(info)
+        return Health(
+            backend=rt.store.dialect.name,
+            graph=rt.store.location,
+            embedder_loaded=rt.embedder.loaded,
+            embedding_model=rt.embedder.model_path,
+            embedding_backend=rt.embedder.backend,
+        )
+
+    @strawberry.field(description="One memory by id.")
+    async def memory(self, info: Info, namespace: str, id: strawberry.ID) -> Memory:
+        rt = runtime(info)
+        found = await run_in_threadpool(memories.get, rt.store, namespace, str(id))
+        return Memory.of(found)
+
+    @strawberry.field(description="Memories matching a filter, newest first, cursor-paginated.")
+    async def memories(
+        self,
+        info: Info,
+        namespace: str,
+        filter: MemoryFilter | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> MemoryPage:
+        rt = runtime(info)
+        flt = (filter or MemoryFilter()).to_domain()
+        page = await run_in_threadpool(
+            memories.list_memories, rt.store, namespace, flt, first=first, after=after
+        )
+        return MemoryPage(items=[Memory.of(m) for m in page.items], next_cursor=page.next_cursor)
+
+    @strawberry.field(description="Plain vector top-k over active memories.")
+    async def search(
+        self, info: Info, namespace: str, query: str, k: int = 10
+    ) -> list[ScoredMemory]:
+        rt = runtime(info)
+        found = await run_in_threadpool(
+            memories.search, rt.store, rt.embedder, namespace, query, k, limits=rt.limits
+        )
+        return [ScoredMemory(memory=Memory.of(s.memory), score=s.score) for s in found]
+
+    @strawberry.field(
+        description="What is relevant now: hybrid seeds, graph expansion, one ranking. "
+        "Negative rules whose triggers match are always included (flagged)."
+    )
+    async def recall(
+        self,
+        info: Info,
+        namespace: str,
+        context: str,
+        k: int = 10,
+        project: str | None = None,
+        session_id: str | None = None,
+        memory_types: list[MemoryType] | None = None,
+        include_archived: bool = False,
+        include_history: bool = False,
+        explain: bool = False,
+    ) -> RecallResult:
+        rt = runtime(info)
+        request = retrieval.RecallRequest(
+            context=context,
+            k=k,
+            project=project,
+            session_id=session_id,
+            memory_types=tuple(t.value for t in memory_types or ()),
+            include_archived=include_archived,
+            include_history=include_history,
+            explain=explain,
+        )
+        result = await run_in_threadpool(
+            retrieval.recall,
+            rt.store,
+            rt.embedder,
+            namespace,
+            request,
+            config=rt.cascade,
+            limits=rt.limits,
+        )
+        rt.after_recall(namespace, context, result)
+        return RecallResult.of(result)
+
+    @strawberry.field(description="Tags of a namespace, most used first.")
+    async def tags(self, info: Info, namespace: str, first: int = 100) -> list[Tag]:
+        rt = runtime(info)
+        rows = await run_in_threadpool(memories.list_tags, rt.store, namespace, first)
+        return [Tag(name=t.name, count=t.count, description=t.description) for t in rows]
+
+
+@strawberry.type
+class MemoryMutation:
+    @strawberry.mutation(description="Remember one memory; identical content reinforces instead.")
+    async def remember(self, info: Info, namespace: str, memory: MemoryInput) -> RememberPayload:
+        results = await _remember(info, namespace, [memory])
+        return results[0]
+
+    @strawberry.mutation(description="Remember a batch atomically: all items are stored or none.")
+    async def remember_batch(
+        self, info: Info, namespace: str, memories: list[MemoryInput]
+    ) -> list[RememberPayload]:
+        return await _remember(info, namespace, memories)
+
+    @strawberry.mutation(description="Archive a memory (hard: delete it); a tombstone is kept.")
+    async def forget(
+        self, info: Info, namespace: str, id: strawberry.ID, hard: bool = False, reason: str = ""
+    ) -> strawberry.ID:
+        rt = runtime(info)
+        done = await run_in_threadpool(
+            memories.forget, rt.store, namespace, str(id), reason=reason or "forgotten", hard=hard
+        )
+        return strawberry.ID(done)
+
+    @strawberry.mutation(description="Link two memories (RELATES_TO, CONTRADICTS, DERIVED_FROM).")
+    async def link(
+        self,
+        info: Info,
+        namespace: str,
+        from_id: strawberry.ID,
+        to_id: strawberry.ID,
+        relation: Relation = Relation.RELATES_TO,
+        weight: float = 1.0,
+    ) -> LinkPayload:
+        rt = runtime(info)
+        w, c = await run_in_threadpool(
+            memories.link,
+            rt.store,
+            namespace,
+            str(from_id),
+            str(to_id),
+            relation.value,
+            weight=weight,
+        )
+        return LinkPayload(weight=w, confidence=c)
+
+    @strawberry.mutation(description="Mark old as superseded by new (a SUPERSEDES edge).")
+    async def supersede(
+        self,
+        info: Info,
+        namespace: str,
+        old_id: strawberry.ID,
+        new_id: strawberry.ID,
+        reason: str = "",
+    ) -> Memory:
+        rt = runtime(info)
+        await run_in_threadpool(
+            memories.supersede, rt.store, namespace, str(old_id), str(new_id), reason=reason
+        )
+        return Memory.of(await run_in_threadpool(memories.get, rt.store, namespace, str(old_id)))
+
+    @strawberry.mutation(description="Add tags to a memory.")
+    async def tag(self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]) -> Memory:
+        rt = runtime(info)
+        return Memory.of(await run_in_threadpool(memories.tag, rt.store, namespace, str(id), tags))
+
+    @strawberry.mutation(description="Remove tags from a memory.")
+    async def untag(self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]) -> Memory:
+        rt = runtime(info)
+        found = await run_in_threadpool(memories.untag, rt.store, namespace, str(id), tags)
+        return Memory.of(found)
+
+
+async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> list[RememberPayload]:
+    rt = runtime(info)
+    results = await run_in_threadpool(
+        writepath.remember,
+        rt.store,
+        rt.embedder,
+        namespace,
+        [m.to_domain() for m in items],
+        policy=rt.policy,
+    )
+    return [
+        RememberPayload(
+            memory=Memory.of(r.memory),
+            created=r.created,
+            action=r.action,
+            target_id=strawberry.ID(r.target) if r.target else None,
+            reason=r.reason,
+        )
+        for r in results
+    ]

@@ -1,0 +1,168 @@
+"""One ranking of every candidate: relevance + activation + speaker and date cues, x recency
+boost x confidence x importance; then, within a session, what was surfaced already is held
+back unless it still ranks near the top."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hippograph.graph.model import now_iso, parse_iso
+from hippograph.graph.recall import cues
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.results import Explanation, RecallRequest, Trace
+from hippograph.graph.recall.seeds import relevance
+from hippograph.graph.store.store import Row, Store
+from hippograph.graph.store.store import vector as as_vector
+
+SPEAKER_PREFIX = "speaker:"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scored:
+    """A ranked candidate before its full memory is fetched: its score and the parts of it.
+    Its Explanation is built only for what is returned (a recall ranks ~200 candidates)."""
+
+    id: str
+    score: float
+    trace: Trace
+    cosine: float
+    fulltext: float
+    relevance: float
+    speaker: float
+    time: float
+    recency: float
+    confidence: float
+    importance: float
+
+    @property
+    def explanation(self) -> Explanation:
+        trace = self.trace
+        return Explanation(
+            seed=trace.seed,
+            seed_kinds=tuple(sorted(trace.kinds or {"expanded"})),
+            path=trace.path,
+            cosine=self.cosine,
+            fulltext=self.fulltext,
+            relevance=self.relevance,
+            activation=trace.received,
+            speaker=self.speaker,
+            time=self.time,
+            recency=self.recency,
+            confidence=self.confidence,
+            importance=self.importance,
+            score=self.score,
+        )
+
+
+def rank(
+    rows: list[Row],
+    traces: dict[str, Trace],
+    fulltext: dict[str, float],
+    named: frozenset[str],
+    context: str,
+    request: RecallRequest,
+    config: CascadeConfig,
+    statuses: list[str],
+) -> tuple[list[Scored], float]:
+    """Score the candidates from their `recall/scores` rows, best first."""
+    top_ft = max(fulltext.values(), default=0.0)
+    windows = cues.WindowIndex(
+        cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
+    )
+    now = time.time()
+    scored: list[Scored] = []
+    best = 0.0
+    for row in rows:
+        memory_id = row["id"]
+        if row["status"] not in statuses or (
+            request.memory_types and row["memory_type"] not in request.memory_types
+        ):
+            continue
+        trace = traces[memory_id]
+        cosine, ft = float(row["cosine"]), fulltext.get(memory_id, 0.0)
+        rel = relevance(cosine, ft, top_ft, config)
+        best = max(best, rel)
+        speaker = (
+            1.0
+            if len(named) == 1 and {t[len(SPEAKER_PREFIX) :] for t in row["speakers"] or ()} & named
+            else 0.0
+        )
+        when = 1.0 if windows and parse_iso(row["created_at"]) in windows else 0.0
+        recency = recency_boost(row["last_accessed"], now, config)
+        confidence = float(row["confidence"] or 0.0)
+        importance = float(row["importance"] or 0.0)
+        base = (
+            rel
+            + config.activation_weight * trace.received
+            + config.speaker_weight * speaker
+            + config.time_weight * when
+        )
+        score = base * recency * confidence * (1 + config.importance_weight * importance)
+        scored.append(
+            Scored(
+                id=memory_id,
+                score=score,
+                trace=trace,
+                cosine=cosine,
+                fulltext=ft,
+                relevance=rel,
+                speaker=speaker,
+                time=when,
+                recency=recency,
+                confidence=confidence,
+                importance=importance,
+            )
+        )
+    scored.sort(key=lambda r: (-r.score, r.id))
+    return scored, best
+
+
+def recency_boost(last_accessed: str | None, now: float, config: CascadeConfig) -> float:
+    """1 + boost x e^(-hours since last access / hours); a never-used memory gets no boost."""
+    if not last_accessed or config.recency_boost <= 0:
+        return 1.0
+    hours = max(0.0, (now - parse_iso(last_accessed).timestamp()) / 3600)
+    return 1 + config.recency_boost * math.exp(-hours / config.recency_hours)
+
+
+def session_filter(
+    store: Store,
+    ns: str,
+    request: RecallRequest,
+    query: Any,
+    ranked: list[Scored],
+    k: int,
+    config: CascadeConfig,
+) -> tuple[list[Scored], bool]:
+    """Within a session, what was surfaced already is not repeated unless it still ranks in the
+    top ``resurface_top``; a change of topic clears that memory."""
+    if not request.session_id:
+        return ranked[:k], False
+    uid = f"{ns}|{request.session_id}"
+    state = store.read("recall/session_state", uid=uid)
+    surfaced: list[str] = list(state[0]["surfaced"] or []) if state else []
+    reset = False
+    if state and state[0]["context_embedding"]:
+        previous = np.asarray(state[0]["context_embedding"], dtype=np.float32)
+        if float(previous @ np.asarray(query)) < config.topic_shift:
+            surfaced, reset = [], True
+    seen = set(surfaced)
+    chosen = [
+        r for rank, r in enumerate(ranked) if rank < config.resurface_top or r.id not in seen
+    ][:k]
+    merged = list(dict.fromkeys([*surfaced, *(r.id for r in chosen)]))[-500:]
+    store.write(
+        "recall/session_save",
+        uid=uid,
+        namespace=ns,
+        session_id=request.session_id,
+        context_embedding=as_vector(query),
+        surfaced=merged,
+        now=now_iso(),
+    )
+    return chosen, reset

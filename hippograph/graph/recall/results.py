@@ -1,0 +1,88 @@
+"""What a recall is asked and what it answers: the request, the ranked items with their
+explanations (seed kinds, the path of edges followed, the score's components) and history, and
+the per-candidate trace the cascade keeps while it runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hippograph.graph.model import Memory
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallRequest:
+    context: str
+    k: int = 10
+    project: str | None = None
+    session_id: str | None = None
+    memory_types: tuple[str, ...] = ()
+    include_archived: bool = False
+    include_history: bool = False
+    explain: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step:
+    """One edge followed during expansion."""
+
+    from_id: str
+    to_id: str
+    type: str
+    via: str
+    weight: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class Explanation:
+    seed: str  # the seed the memory was reached from (itself for a seed)
+    seed_kinds: tuple[str, ...]  # vector, fulltext, successor, trigger, expanded
+    path: tuple[Step, ...]
+    cosine: float
+    fulltext: float
+    relevance: float
+    activation: float
+    speaker: float
+    time: float
+    recency: float
+    confidence: float
+    importance: float
+    score: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryEntry:
+    id: str
+    content: str
+    created_at: str
+    superseded_at: str | None
+    reason: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recalled:
+    memory: Memory
+    score: float
+    flagged: bool = False
+    history: tuple[HistoryEntry, ...] = ()
+    explanation: Explanation | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallResult:
+    items: tuple[Recalled, ...]
+    gap: bool
+    best_relevance: float
+    topic_reset: bool
+    embed_ms: float
+    total_ms: float
+
+
+@dataclass
+class Trace:
+    """Per-candidate bookkeeping while the cascade runs."""
+
+    kinds: set[str] = field(default_factory=set)
+    seed: str = ""
+    path: tuple[Step, ...] = ()
+    activation: float = 0.0  # what it can pass on
+    received: float = 0.0  # what it got from other memories

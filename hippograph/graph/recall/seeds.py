@@ -1,0 +1,172 @@
+"""The cascade's first steps: full-text hits (the rarest query words, by the namespace's term
+statistics), vector hits, pseudo-relevance feedback (the query moved toward its most relevant
+hits), and the seeds chosen from both, each superseded seed replaced by its successor."""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from hippograph.graph.recall import termstats
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.results import Trace
+from hippograph.graph.store.store import Row, Store
+from hippograph.graph.store.store import vector as as_vector
+from hippograph.graph.write.tagging import STOPWORDS
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+# Reads of one recall that can run beside the query embedding (full-text seeds, negative rules).
+POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hippograph-recall")
+
+
+def query_words(text: str) -> list[str]:
+    """The distinct content words of ``text``, lowercased: nothing Lucene syntax could misread."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 1][:32]
+
+
+def fulltext_hits(
+    store: Store,
+    ns: str,
+    text: str,
+    statuses: list[str],
+    scope: dict[str, Any],
+    config: CascadeConfig,
+) -> tuple[dict[str, float], set[str], dict[str, str]]:
+    """Full-text hits (id -> score), which of them are not active (superseded, archived), and
+    their element ids."""
+    words = query_words(text)
+    frequencies = termstats.for_store(store)
+    if frequencies is not None:
+        words = frequencies.select(words, POOL)
+    query = " OR ".join(words)
+    if not query or config.fulltext_hits <= 0:
+        return {}, set(), {}
+    k = config.fulltext_hits
+    candidates = max(k * config.fulltext_oversample, k)
+    while True:
+        found_rows = store.read(
+            "recall/fulltext_seeds",
+            namespace=ns,
+            query=query,
+            statuses=statuses,
+            candidates=candidates,
+            **scope,
+        )
+        # One row, even with no hits (an aggregate over nothing); guard anyway.
+        found: Row = found_rows[0] if found_rows else {"fetched": 0, "hits": []}
+        rows = sorted(found["hits"], key=lambda h: (-float(h["score"]), h["id"]))[:k]
+        truncated = int(found["fetched"]) >= candidates
+        if len(rows) >= k or not truncated or candidates >= config.fulltext_max_candidates:
+            break
+        candidates = min(candidates * 10, config.fulltext_max_candidates)
+    retired = {r["id"] for r in rows if r["status"] != "active"}
+    return {r["id"]: float(r["score"]) for r in rows}, retired, {r["id"]: r["eid"] for r in rows}
+
+
+def vector_hits(
+    store: Store,
+    ns: str,
+    query: Any,
+    config: CascadeConfig,
+    statuses: list[str],
+    scope: dict[str, Any],
+    retired: set[str],
+    eids: dict[str, str],
+) -> dict[str, float]:
+    k = max(config.vector_seeds, config.prf_depth)
+    params = {"namespace": ns, "statuses": statuses, "embedding": as_vector(query), "k": k, **scope}
+    rows = store.read(
+        "recall/vector_seeds", candidates=max(k * store.dialect.vector_oversample, 100), **params
+    )
+    if len(rows) < k:
+        # The index is shared by every namespace: when filtering leaves too few, scan exactly.
+        rows = store.read("recall/vector_seeds_exact", **params)
+    retired.update(r["id"] for r in rows if r["status"] != "active")
+    eids.update((r["id"], r["eid"]) for r in rows)
+    return {r["id"]: float(r["cosine"]) for r in rows}
+
+
+def prf(
+    store: Store,
+    ns: str,
+    query: Any,
+    vector: dict[str, float],
+    fulltext: dict[str, float],
+    config: CascadeConfig,
+    eids: dict[str, str],
+) -> tuple[Any, dict[str, float]]:
+    """Pseudo-relevance feedback: the query moved toward its most relevant memories, and the
+    cosine to the moved query of every vector and full-text hit.
+
+    The engine ranks the hits by relevance (a cosine is cheaper computed there than an
+    embedding shipped), returns the prf_depth best embeddings and, per hit, its cosines to the
+    query and to each of them, in one statement. For unit vectors, with c the mean of the
+    feedback embeddings, cos(m, q + w c) = (cos(m, q) + w mean_i cos(m, e_i)) / |q + w c|.
+    """
+    top_ft = max(fulltext.values(), default=0.0)
+    pool = [
+        {"id": i, "eid": eids[i], "ft": fulltext.get(i, 0.0) / top_ft if top_ft > 0 else 0.0}
+        for i in dict.fromkeys([*vector, *fulltext])
+    ]
+    found = store.read(
+        "recall/feedback",
+        namespace=ns,
+        pool=pool,
+        embedding=as_vector(query),
+        alpha=config.alpha,
+        depth=config.prf_depth,
+    )
+    vectors = found[0]["embeddings"] if found else []
+    if not vectors:
+        return query, {}
+    moved = np.asarray(query) + config.prf_weight * np.mean(
+        np.asarray(vectors, dtype=np.float32), axis=0
+    )
+    norm = float(np.linalg.norm(moved))
+    weight = config.prf_weight / len(vectors)
+    cosines = {
+        memory_id: (float(cosine) + weight * float(feedback)) / norm
+        for memory_id, cosine, feedback in found[0]["hits"]
+    }
+    return moved / norm, cosines
+
+
+def relevance(cosine: float, ft: float, top_ft: float, config: CascadeConfig) -> float:
+    return config.alpha * cosine + (1 - config.alpha) * (ft / top_ft if top_ft > 0 else 0.0)
+
+
+def seeds(
+    store: Store,
+    ns: str,
+    vector: dict[str, float],
+    fulltext: dict[str, float],
+    config: CascadeConfig,
+    retired: set[str],
+    eids: dict[str, str],
+) -> dict[str, Trace]:
+    chosen: dict[str, set[str]] = {}
+    for memory_id, cosine in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
+        if cosine >= config.min_seed_cosine:
+            chosen.setdefault(memory_id, set()).add("vector")
+    for memory_id in list(fulltext)[: config.fulltext_seeds]:
+        chosen.setdefault(memory_id, set()).add("fulltext")
+    if not chosen:
+        # Nothing clears the floor: answer with the nearest memories anyway (the result is
+        # flagged as a gap by its low relevance) rather than with nothing.
+        for memory_id, _ in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
+            chosen.setdefault(memory_id, set()).add("vector")
+    # Only a memory no longer active can have a successor (superseded, or archived after it).
+    replaced = [i for i in chosen if i in retired]
+    found = store.read("recall/successors", namespace=ns, ids=replaced) if replaced else []
+    successors = {r["old_id"]: r["new_id"] for r in found}
+    eids.update((r["new_id"], r["new_eid"]) for r in found)
+    traces: dict[str, Trace] = {}
+    for memory_id, kinds in chosen.items():
+        target = successors.get(memory_id, memory_id)
+        trace = traces.setdefault(target, Trace(seed=target))
+        trace.kinds |= kinds | ({"successor"} if target != memory_id else set())
+    return traces

@@ -1,0 +1,112 @@
+"""What a ranking becomes in the answer: the chosen memories read in full, negative memories
+whose trigger patterns match the context put first (flagged), and each item's supersession
+history when asked for."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from hippograph.graph.memories import to_memory
+from hippograph.graph.recall.rank import Scored
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.results import HistoryEntry, Recalled
+from hippograph.graph.store.store import Store
+from hippograph.graph.store.store import vector as as_vector
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def materialize(
+    store: Store,
+    ns: str,
+    chosen: Sequence[Scored],
+    embedding: list[float],
+    pairs: list[list[str]],
+) -> list[Recalled]:
+    """The full memories of the chosen candidates (``pairs``: their [element id, id]), in
+    their ranked order."""
+    if not chosen:
+        return []
+    rows = store.read("recall/candidates", namespace=ns, ids=pairs, embedding=embedding)
+    by_id = {r["memory"]["id"]: to_memory(r) for r in rows}
+    return [
+        Recalled(memory=by_id[c.id], score=c.score, explanation=c.explanation)
+        for c in chosen
+        if c.id in by_id
+    ]
+
+
+def pattern_matches(pattern: str, context: str) -> bool:
+    """A trigger pattern: ``re:<regex>`` or words that must all appear (case-insensitive)."""
+    if pattern.startswith("re:"):
+        try:
+            return re.search(pattern[3:], context, re.IGNORECASE) is not None
+        except re.error:
+            return False
+    words = [w.lower() for w in _WORD.findall(pattern)]
+    lowered = context.lower()
+    return bool(words) and all(re.search(rf"\b{re.escape(w)}\b", lowered) for w in words)
+
+
+def triggered(
+    store: Store, ns: str, context: str, scope: dict[str, Any], config: CascadeConfig
+) -> list[list[str]]:
+    """[element id, id] of each negative memory whose trigger patterns match ``context``."""
+    rows = store.read(
+        "recall/negative_rules", namespace=ns, limit=config.negative_rules_limit, **scope
+    )
+    return [
+        [r["eid"], r["id"]]
+        for r in rows
+        if any(pattern_matches(p, context) for p in r["patterns"] or ())
+    ]
+
+
+def with_negatives(
+    store: Store, ns: str, items: list[Recalled], flagged: list[list[str]], query: Any
+) -> list[Recalled]:
+    if not flagged:
+        return items
+    present = {r.memory.id: r for r in items}
+    rows = store.read("recall/candidates", namespace=ns, ids=flagged, embedding=as_vector(query))
+    head = []
+    for row in rows:
+        memory = to_memory(row)
+        old = present.pop(memory.id, None)
+        explanation = old.explanation if old else None
+        head.append(
+            Recalled(
+                memory=memory,
+                score=old.score if old else float(row["cosine"]),
+                flagged=True,
+                explanation=explanation,
+            )
+        )
+    return head + [r for r in items if r.memory.id in present]
+
+
+def with_history(store: Store, ns: str, items: Sequence[Recalled]) -> list[Recalled]:
+    rows = store.read("recall/history", namespace=ns, ids=[r.memory.id for r in items])
+    history: dict[str, list[HistoryEntry]] = {}
+    for row in rows:
+        history.setdefault(row["current_id"], []).append(
+            HistoryEntry(
+                id=row["id"],
+                content=row["content"],
+                created_at=row["created_at"],
+                superseded_at=row["superseded_at"],
+                reason=row["reason"],
+            )
+        )
+    return [
+        Recalled(
+            memory=r.memory,
+            score=r.score,
+            flagged=r.flagged,
+            explanation=r.explanation,
+            history=tuple(history.get(r.memory.id, ())),
+        )
+        for r in items
+    ]
