@@ -1,6 +1,7 @@
 """LoCoMo evidence recall of `recall`, next to three baselines on the same memories.
 
     python bench/locomo.py --data ../shared/data/locomo/locomo-dev.json [--json OUT]
+        [--budget 200 500 1000]
 
 Each conversation goes into its own namespace of a fresh embedded store: one memory per turn
 ("Speaker: text [image: caption]", the session date as its time, the turn's dia_id as its
@@ -12,6 +13,10 @@ the same `recall` on the same engine: ``no-expand`` (no graph expansion) and ``s
 (hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker or date cues).
 Post-retrieval maintenance is not run during the evaluation, so questions cannot leak into each
 other through co-retrieval links.
+
+``--budget N ...``: each question is also asked through the context bundle (``context``) at each
+token budget; the evidence recall of the memories the bundle holds is printed beside the tokens
+it used (what a prompt pays for).
 """
 
 from __future__ import annotations
@@ -33,13 +38,10 @@ from bench import baselines  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
 from hippograph.graph import transfer  # noqa: E402
 from hippograph.graph.model import NewMemory, Source, to_iso  # noqa: E402
-from hippograph.graph.recall import retrieval  # noqa: E402
+from hippograph.graph.recall import bundle, retrieval  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.write import (
-    formation,  # noqa: E402
-    writepath,
-)
+from hippograph.graph.write import formation, writepath  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 K = 10
@@ -79,12 +81,17 @@ def stored(rt: Runtime, namespace: str) -> tuple[list[str], list[str], np.ndarra
     )
 
 
+# A bundle's items are all counted: its budget, not k, bounds them.
+WHOLE = 10_000
+
+
 def evaluate(
     rt: Runtime,
     conv: data.Conversation,
     namespace: str,
     tables: dict[str, data.RecallTable],
     latencies: list[float],
+    budgets: dict[int, list[int]],
 ) -> None:
     dia_ids, texts, vectors = stored(rt, namespace)
     bm25 = baselines.BM25(texts)
@@ -95,6 +102,16 @@ def evaluate(
         )
         latencies.append((time.perf_counter() - started) * 1000)
         tables["cascade"].add(q, _dia_ids(result))
+        for budget, used in budgets.items():
+            found = bundle.build(
+                rt.store, rt.embedder, namespace,
+                bundle.ContextRequest(context=q.question, budget=budget),
+            )  # fmt: skip
+            turn = {i.memory.id: i.memory.source.messages or "" for i in found.result.items}
+            tables[f"context@{budget}"].add(
+                q, [turn[i.id] for i in found.items if i.section != "rules"]
+            )
+            used.append(found.tokens)
         # The same cascade on the same engine without parts of it: what the graph adds.
         for name, config in ABLATIONS.items():
             ablated = retrieval.recall(
@@ -133,12 +150,17 @@ def main() -> int:
     parser.add_argument(
         "--data-dir", type=Path, help="embedded store directory (default: a temp dir)"
     )
+    parser.add_argument(
+        "--budget", type=int, nargs="+", default=[], help="also ask through context bundles"
+    )
     args = parser.parse_args()
     conversations = data.load(args.data)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-locomo-"))
     rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
     names = ("cascade", *ABLATIONS, "vector", "bm25", "rrf")
     tables = {name: data.RecallTable() for name in names}
+    budgets: dict[int, list[int]] = {b: [] for b in args.budget}
+    tables.update({f"context@{b}": data.RecallTable(ks=(WHOLE,)) for b in budgets})
     latencies: list[float] = []
     run_id = time.strftime("%Y%m%d%H%M%S")
     try:
@@ -147,7 +169,7 @@ def main() -> int:
             started = time.perf_counter()
             load(rt, conv, namespace)
             loaded = time.perf_counter() - started
-            evaluate(rt, conv, namespace, tables, latencies)
+            evaluate(rt, conv, namespace, tables, latencies, budgets)
             print(
                 f"[{n}/{len(conversations)}] {conv.sample_id}: {len(conv.turns)} turns stored and "
                 f"linked in {loaded:.1f}s, {len(conv.questions)} questions asked",
@@ -161,8 +183,24 @@ def main() -> int:
     )
     print(f"{'method':<10} {'@':>2} " + data.table_header())
     for name, table in tables.items():
-        for k in (5, 10):
-            print(f"{name:<10} {k:>2} {table.row(k)}")
+        if not name.startswith("context@"):
+            for k in (5, 10):
+                print(f"{name:<10} {k:>2} {table.row(k)}")
+    contexts = {}
+    if budgets:
+        print(f"\ncontext bundles (evidence recall of what the bundle holds):\n{'budget':>6} "
+              f"{'tokens':>6} {'p95':>5}  {data.table_header()}  recall/100 tokens")  # fmt: skip
+    for budget, used in budgets.items():
+        table, mean = tables[f"context@{budget}"], float(np.mean(used))
+        per_100 = 100 * 100 * table.recall(WHOLE) / mean if mean else 0.0
+        p95_used = float(np.percentile(used, 95))
+        print(f"{budget:>6} {mean:>6.0f} {p95_used:>5.0f}  {table.row(WHOLE)}  {per_100:.1f}")
+        contexts[str(budget)] = {
+            "recall": summary(table, WHOLE),
+            "tokens_mean": round(mean, 1),
+            "tokens_p95": round(p95_used, 1),
+            "recall_points_per_100_tokens": round(per_100, 2),
+        }
     p50, p95 = statistics.median(latencies), float(np.percentile(latencies, 95))
     print(f"recall latency over {len(latencies)} questions: p50 {p50:.1f} ms, p95 {p95:.1f} ms")
     if args.json:
@@ -180,6 +218,8 @@ def main() -> int:
             "latency_ms": {"p50": round(p50, 2), "p95": round(p95, 2)},
             "questions": questions,
         }
+        if contexts:
+            out["context"] = contexts
         args.json.write_text(json.dumps(out, indent=2))
         print(f"wrote {args.json}")
     return 0

@@ -1,0 +1,271 @@
+"""A context bundle: what a recall found, as text ready to paste into a prompt, within a token
+budget.
+
+Sections, in reading order: the negative rules whose trigger patterns match (always first, the
+last to go), then the recalled memories grouped by kind (corrections, preferences, facts,
+procedures), each group in time order, each memory with the versions it replaced. Items are
+chosen by rank: the best-ranked first, the lowest-ranked dropped first; the first memory that no
+longer fits whole is cut at a token boundary (marked with an ellipsis) when a useful part of it
+fits, and nothing ranked below it is added. A recall that found nothing relevant (a gap) puts no
+memories in the bundle, only the rules that trigger. Each item keeps a short reference ``[n]``
+in the text and its memory id in ``items``, for feedback.
+
+The rendered text is counted whole with ``TokenCounter`` (the embedding model's tokenizer), and
+never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from hippograph.graph import validate
+from hippograph.graph.errors import InvalidInput
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.models.tokens import TokenCounter
+from hippograph.graph.recall import retrieval
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.recall.results import Recalled, RecallRequest, RecallResult
+from hippograph.graph.store.store import Store
+
+FORMATS = ("markdown", "json")
+MAX_BUDGET = 32_768
+# Candidates a bundle is chosen from when the caller does not say: more than a recall's usual 10,
+# so a generous budget has something to fill it with.
+DEFAULT_CANDIDATES = 30
+# A memory cut to fit keeps at least this many tokens of its text, or it is left out.
+MIN_CUT_TOKENS = 12
+# Versions a superseded memory shows, newest first.
+MAX_HISTORY = 2
+ELLIPSIS = "…"
+# Reading order of the groups; negative memories that did not trigger still read as rules.
+GROUPS = (
+    ("negative", "Never do"),
+    ("correction", "Corrections"),
+    ("preference", "Preferences"),
+    ("fact", "Facts"),
+    ("procedure", "Procedures"),
+)
+_TITLES = dict(GROUPS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextRequest:
+    context: str
+    budget: int = 1000
+    format: str = "markdown"
+    session_id: str | None = None
+    project: str | None = None
+    k: int = DEFAULT_CANDIDATES
+
+
+@dataclass(frozen=True, kw_only=True)
+class BundleItem:
+    ref: int  # the [n] in the text
+    id: str
+    section: str  # "rules" (triggered negative rules) or the memory's type
+    score: float
+    truncated: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextBundle:
+    text: str
+    tokens: int
+    budget: int
+    format: str
+    exact_tokens: bool  # counted with the model's tokenizer, not the approximation
+    items: tuple[BundleItem, ...]
+    dropped: int  # recalled memories (and rules) left out to fit the budget
+    gap: bool
+    result: RecallResult  # the recall behind it (for post-recall upkeep)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    recalled: Recalled
+    rule: bool
+    content: str
+    truncated: bool = False
+
+
+_COUNTERS: dict[str, TokenCounter] = {}
+_COUNTERS_LOCK = threading.Lock()
+
+
+def counter_for(embedder: Embedder) -> TokenCounter:
+    """The token counter of the embedding model (one per model directory, loaded once)."""
+    with _COUNTERS_LOCK:
+        counter = _COUNTERS.get(embedder.model_path)
+        if counter is None:
+            counter = _COUNTERS[embedder.model_path] = TokenCounter(embedder.model_path)
+        return counter
+
+
+def build(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    request: ContextRequest,
+    config: CascadeConfig = DEFAULT_CASCADE,
+    *,
+    limits: validate.Limits = validate.Limits(),  # noqa: B008 - immutable
+) -> ContextBundle:
+    """Recall for ``request.context`` and assemble the bundle (see the module docstring)."""
+    if not isinstance(request.budget, int) or not 1 <= request.budget <= MAX_BUDGET:
+        raise InvalidInput("budget", f"must be 1-{MAX_BUDGET} tokens", limit=MAX_BUDGET)
+    validate.choice(request.format, FORMATS, "format")
+    result = retrieval.recall(
+        store,
+        embedder,
+        namespace,
+        RecallRequest(
+            context=request.context,
+            k=request.k,
+            project=request.project,
+            session_id=request.session_id,
+            include_history=True,
+        ),
+        config,
+        limits=limits,
+    )
+    counter = counter_for(embedder)
+    rules = [_Entry(r, True, r.memory.content) for r in result.items if r.flagged]
+    # A triggered rule keeps a recall from being a gap; the bundle still leaves out memories
+    # when none of them is relevant.
+    gap = result.best_relevance < config.min_relevance
+    found = [] if gap else [r for r in result.items if not r.flagged]
+    ranked = rules + [_Entry(r, False, r.memory.content) for r in found]
+    chosen = _fit(ranked, request, counter)
+    text = _render(chosen, request.format)
+    return ContextBundle(
+        text=text,
+        tokens=counter.count(text),
+        budget=request.budget,
+        format=request.format,
+        exact_tokens=counter.exact,
+        items=tuple(
+            BundleItem(
+                ref=n,
+                id=e.recalled.memory.id,
+                section="rules" if e.rule else e.recalled.memory.memory_type,
+                score=e.recalled.score,
+                truncated=e.truncated,
+            )
+            for n, e in enumerate(_reading_order(chosen), start=1)
+        ),
+        dropped=len(ranked) - len(chosen),
+        gap=gap,
+        result=result,
+    )
+
+
+def _fit(ranked: Sequence[_Entry], request: ContextRequest, counter: TokenCounter) -> list[_Entry]:
+    """The best-ranked prefix of ``ranked`` whose rendering fits the budget, the first entry
+    that does not fit whole cut to what does (if a useful part of it does).
+
+    A longer prefix never renders shorter, so the longest that fits is found by bisection: a
+    handful of renderings instead of one per candidate."""
+
+    def fits(n: int) -> bool:
+        return counter.count(_render(ranked[:n], request.format)) <= request.budget
+
+    lo, hi = 0, len(ranked)  # ranked[:lo] fits; ranked[:hi + 1] does not (or hi is all)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    chosen = list(ranked[:lo])
+    if lo < len(ranked):
+        cut = _cut(chosen, ranked[lo], request, counter)
+        if cut is not None:
+            chosen.append(cut)
+    return chosen
+
+
+def _cut(
+    chosen: list[_Entry], entry: _Entry, request: ContextRequest, counter: TokenCounter
+) -> _Entry | None:
+    bare = replace(entry, content=ELLIPSIS, truncated=True)
+    room = request.budget - counter.count(_render([*chosen, bare], request.format))
+    while room >= MIN_CUT_TOKENS:
+        part = counter.truncate(entry.content, room).rstrip()
+        cut = replace(entry, content=part + ELLIPSIS, truncated=True)
+        if counter.count(_render([*chosen, cut], request.format)) <= request.budget:
+            return cut
+        room -= 2  # the cut text tokenized a little differently inside the whole: try shorter
+    return None
+
+
+def _reading_order(entries: Sequence[_Entry]) -> list[_Entry]:
+    """Rules first (as ranked), then each group of memories in time order."""
+    rules = [e for e in entries if e.rule]
+    order = {kind: i for i, (kind, _) in enumerate(GROUPS)}
+    memories = sorted(
+        (e for e in entries if not e.rule),
+        key=lambda e: (
+            order.get(e.recalled.memory.memory_type, len(order)),
+            e.recalled.memory.created_at,
+            e.recalled.memory.id,
+        ),
+    )
+    return rules + memories
+
+
+def _day(iso: str | None) -> str:
+    return (iso or "")[:10]
+
+
+def _render(entries: Sequence[_Entry], fmt: str) -> str:
+    ordered = _reading_order(entries)
+    if fmt == "json":
+        return _render_json(ordered)
+    return _render_markdown(ordered)
+
+
+def _render_markdown(entries: Sequence[_Entry]) -> str:
+    lines: list[str] = []
+    section = None
+    for n, entry in enumerate(entries, start=1):
+        memory = entry.recalled.memory
+        title = "Rules that apply" if entry.rule else _TITLES.get(memory.memory_type, "Other")
+        if title != section:
+            lines.append(f"## {title}")
+            section = title
+        when = "" if entry.rule else f" ({_day(memory.created_at)})"
+        lines.append(f"- [{n}]{when} {entry.content}")
+        lines += [f"  - step: {step}" for step in memory.steps]
+        for old in entry.recalled.history[:MAX_HISTORY]:
+            lines.append(f"  - earlier, until {_day(old.superseded_at)}: {old.content}")
+    return "\n".join(lines)
+
+
+def _render_json(entries: Sequence[_Entry]) -> str:
+    rules, memories = [], []
+    for n, entry in enumerate(entries, start=1):
+        memory = entry.recalled.memory
+        if entry.rule:
+            rules.append({"ref": n, "content": entry.content})
+            continue
+        item: dict[str, object] = {
+            "ref": n,
+            "type": memory.memory_type,
+            "when": _day(memory.created_at),
+            "content": entry.content,
+        }
+        if memory.steps:
+            item["steps"] = list(memory.steps)
+        history = [
+            {"until": _day(old.superseded_at), "content": old.content}
+            for old in entry.recalled.history[:MAX_HISTORY]
+        ]
+        if history:
+            item["earlier"] = history
+        memories.append(item)
+    if not rules and not memories:
+        return ""
+    return json.dumps({"rules": rules, "memories": memories}, ensure_ascii=False)
