@@ -1,4 +1,6 @@
-"""GraphQL ``context``: the token-budgeted context bundle for a turn (``graph.recall.bundle``)."""
+"""GraphQL ``context``: the token-budgeted context bundle for a turn (``graph.recall.bundle``);
+``observe`` and ``pending``: the same built in the background, ready at the next turn
+(``graph.recall.nextturn``)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,12 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
 from hippograph.api.context import runtime
-from hippograph.graph.recall import bundle
+from hippograph.graph import validate
+from hippograph.graph.errors import Overloaded
+from hippograph.graph.recall import bundle, nextturn
+
+# Session ids are short identifiers a client makes up.
+MAX_SESSION_ID = 256
 
 
 @strawberry.enum
@@ -90,8 +97,83 @@ class BundleQuery:
             project=project,
             k=k,
         )
-        found = await run_in_threadpool(
-            bundle.build, rt.store, rt.embedder, namespace, request, rt.cascade, limits=rt.limits
-        )
-        rt.after_recall(namespace, context, found.result)
+        found = await run_in_threadpool(rt.context_bundle, namespace, request)
         return ContextBundle.of(found)
+
+    @strawberry.field(
+        description="The latest context bundle finished for a session in next-turn mode "
+        "(see observe), with its age; null if none has finished yet."
+    )
+    def pending(self, info: Info, namespace: str, session_id: str) -> PendingContext | None:
+        validate.namespace(namespace)
+        session_id = validate.short_text(session_id, "sessionId", MAX_SESSION_ID)
+        found = _next_turn(info).pending(namespace, session_id)
+        return None if found is None else PendingContext.of(found)
+
+
+@strawberry.type
+class BundleMutation:
+    @strawberry.mutation(
+        description="Next-turn mode: hand over this turn's context and return at once; its "
+        "context bundle is built in the background, to be read with pending at the next turn. "
+        "A newer context of the session replaces one still waiting."
+    )
+    def observe(
+        self,
+        info: Info,
+        namespace: str,
+        session_id: str,
+        context: str,
+        budget: int = 1000,
+        format: ContextFormat = ContextFormat.MARKDOWN,
+        project: str | None = None,
+        k: int = bundle.DEFAULT_CANDIDATES,
+    ) -> Observation:
+        rt = runtime(info)
+        validate.namespace(namespace)
+        session_id = validate.short_text(session_id, "sessionId", MAX_SESSION_ID)
+        request = bundle.ContextRequest(
+            context=validate.content(context, rt.limits, "context"),
+            budget=bundle.valid_budget(budget),
+            format=validate.choice(format.value, bundle.FORMATS, "format"),
+            session_id=session_id,
+            project=project,
+            k=validate.top_k(k, rt.limits),
+        )
+        seen = _next_turn(info).observe(namespace, request)
+        return Observation(accepted=seen.accepted, replaced=seen.replaced, waiting=seen.waiting)
+
+
+@strawberry.type
+class Observation:
+    accepted: bool
+    replaced: bool = strawberry.field(description="An older context of the session was dropped.")
+    waiting: int = strawberry.field(description="Sessions waiting, this one included.")
+
+
+@strawberry.type
+class PendingContext:
+    context: str
+    observed_at: str
+    finished_at: str
+    age_ms: float = strawberry.field(description="Milliseconds since it was finished.")
+    bundle: ContextBundle | None
+    error: str | None = strawberry.field(description="Why building it failed, if it did.")
+
+    @classmethod
+    def of(cls, p: nextturn.Pending) -> PendingContext:
+        return cls(
+            context=p.context,
+            observed_at=p.observed_at,
+            finished_at=p.finished_at,
+            age_ms=round(p.age_s() * 1000, 1),
+            bundle=ContextBundle.of(p.bundle) if p.bundle is not None else None,
+            error=p.error,
+        )
+
+
+def _next_turn(info: Info) -> nextturn.NextTurn:
+    rt = runtime(info)
+    if rt.next_turn is None:
+        raise Overloaded("next-turn mode", "not offered by this process")
+    return rt.next_turn

@@ -8,7 +8,6 @@ from typing import Any
 
 from hippograph.api.cli_common import data_dir_arg, with_runtime
 from hippograph.graph.recall import bundle
-from hippograph.graph.runtime import Runtime
 from hippograph.settings import Settings
 
 
@@ -37,14 +36,7 @@ def cmd_context(args: argparse.Namespace, settings: Settings) -> int:
         k=args.k,
     )
 
-    def work(rt: Runtime) -> bundle.ContextBundle:
-        found = bundle.build(
-            rt.store, rt.embedder, args.namespace, request, rt.cascade, limits=rt.limits
-        )
-        rt.after_recall(args.namespace, args.context, found.result)
-        return found
-
-    result = with_runtime(settings, work)
+    result = with_runtime(settings, lambda rt: rt.context_bundle(args.namespace, request))
     print(result.text)
     refs = ", ".join(f"[{i.ref}] {i.id}" for i in result.items)
     print(

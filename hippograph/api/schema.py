@@ -6,14 +6,16 @@ import strawberry
 from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.tools import merge_types
 
-from hippograph.api.bundle_schema import BundleQuery
+from hippograph.api.bundle_schema import BundleMutation, BundleQuery
 from hippograph.api.errors import HippographErrors
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
 
 RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery))
-RootMutation = merge_types("Mutation", (MemoryMutation, IngestMutation, JobsMutation))
+RootMutation = merge_types(
+    "Mutation", (MemoryMutation, IngestMutation, JobsMutation, BundleMutation)
+)
 # Clients send the same few documents with different variables: each is parsed and validated
 # once (about 1-2 ms a request for a recall with its selection, otherwise).
 schema = strawberry.Schema(

@@ -11,6 +11,7 @@ HippographError
 ├── DataDirInUse  code DATA_DIR_IN_USE: another process holds the engine
 ├── GraphUnavailable  code GRAPH_UNAVAILABLE: driver could not reach the graph
 ├── QueryNotFound (also LookupError)  code QUERY_NOT_FOUND: unknown cypher file name
+├── Overloaded  code OVERLOADED: a bounded queue is full; try again later
 └── LLMError  code LLM_ERROR: endpoint failed or returned invalid output
 
 The API maps each class to a GraphQL error once (``api/errors.py``); anything else is masked.
@@ -117,6 +118,16 @@ class GraphUnavailable(HippographError):
 
 class QueryNotFound(HippographError, LookupError):
     code = "QUERY_NOT_FOUND"
+
+
+class Overloaded(HippographError):
+    """A bounded queue or pool is full: nothing was queued; the caller may retry later."""
+
+    code = "OVERLOADED"
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}; try again later")
+        self.what = what
 
 
 class LLMError(HippographError):

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from hippograph.graph.models.embedder import Embedder
-from hippograph.graph.recall import feedback
+from hippograph.graph.recall import bundle, feedback
+from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
+from hippograph.graph.recall.nextturn import NextTurn
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.recall.retrieval import RecallResult
 from hippograph.graph.store.store import Store
@@ -77,6 +79,8 @@ class Runtime:
     upkeep: RecallUpkeep | None = None
     # Released on close (the LLM client's HTTP pool, when one is configured).
     closers: list[Callable[[], None]] = field(default_factory=list)
+    # Next-turn mode: context bundles built in the background (None: not offered, e.g. jobs).
+    next_turn: NextTurn | None = None
 
     @classmethod
     def assemble(cls, settings: Settings, store: Store, embedder: Embedder) -> Runtime:
@@ -86,6 +90,7 @@ class Runtime:
         rt = cls(settings, store, embedder, write_policy(settings, decider=tools.decider))
         rt.closers.append(tools.close)
         rt.upkeep = RecallUpkeep(store, rt.background, interval_s=settings.recall_upkeep_interval_s)
+        rt.next_turn = NextTurn(rt.context_bundle)
         return rt
 
     @classmethod
@@ -115,6 +120,15 @@ class Runtime:
         """The retrieval cascade, with the configured edge-confidence floor."""
         return replace(DEFAULT_CASCADE, edge_floor=self.settings.recall_edge_floor)
 
+    def context_bundle(self, namespace: str, request: ContextRequest) -> ContextBundle:
+        """A context bundle (``graph.recall.bundle``) with this runtime's cascade and limits;
+        its recall feeds post-retrieval maintenance like any recall."""
+        found = bundle.build(
+            self.store, self.embedder, namespace, request, self.cascade, limits=self.limits
+        )
+        self.after_recall(namespace, request.context, found.result)
+        return found
+
     def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:
         """Queue post-retrieval maintenance; returns at once."""
         if self.upkeep is not None:
@@ -128,6 +142,8 @@ class Runtime:
 
     def close(self) -> None:
         try:
+            if self.next_turn is not None:
+                self.next_turn.close()  # before upkeep settles: its recalls feed upkeep
             self.settle()
             self.background.close()
             for close in self.closers:

@@ -63,6 +63,15 @@ def content(value: str, limits: Limits, field: str = "content") -> str:
     return value.strip()
 
 
+def short_text(value: str, field: str, max_chars: int) -> str:
+    """A short, non-empty string (an identifier a client makes up: a session id, a name)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(field, "must not be empty or whitespace")
+    if len(value) > max_chars:
+        raise InvalidInput(field, f"is longer than {max_chars} characters", limit=max_chars)
+    return value
+
+
 def choice(value: str, allowed: Sequence[str], field: str) -> str:
     if value not in allowed:
         raise InvalidInput(field, f"{value!r} is not one of {', '.join(allowed)}", limit=allowed)

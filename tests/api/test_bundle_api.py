@@ -85,3 +85,46 @@ def test_context_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert captured.out.startswith("## Facts\n- [1] (")
     assert "Ben takes the weekend on-call shifts." in captured.out
     assert "of 1000 tokens, 1 items, 0 left out; [1] " in captured.err
+
+
+OBSERVE = """
+mutation($ns: String!, $s: String!, $c: String!) {
+  observe(namespace: $ns, sessionId: $s, context: $c, budget: 150) { accepted replaced waiting }
+}"""
+PENDING = """
+query($ns: String!, $s: String!) {
+  pending(namespace: $ns, sessionId: $s) {
+    context observedAt finishedAt ageMs error bundle { text tokens items { id } }
+  }
+}"""
+
+
+def test_next_turn_mode_over_graphql(client: TestClient, runtime: Runtime, namespace: str) -> None:
+    writepath.remember(
+        runtime.store,
+        runtime.embedder,
+        namespace,
+        [NewMemory(content="The staging database is refreshed every Sunday night.")],
+        policy=runtime.policy,
+    )
+    variables = {"ns": namespace, "s": "turns-1"}
+    body = client.post("/graphql", json={"query": PENDING, "variables": variables}).json()
+    assert body == {"data": {"pending": None}}
+    variables["c"] = "when is staging refreshed"
+    body = client.post("/graphql", json={"query": OBSERVE, "variables": variables}).json()
+    assert body["data"]["observe"]["accepted"] is True
+    assert runtime.next_turn is not None and runtime.next_turn.settle()
+    del variables["c"]
+    body = client.post("/graphql", json={"query": PENDING, "variables": variables}).json()
+    pending = body["data"]["pending"]
+    assert pending["context"] == "when is staging refreshed" and pending["error"] is None
+    assert pending["ageMs"] >= 0 and pending["observedAt"] <= pending["finishedAt"]
+    assert "refreshed every Sunday night" in pending["bundle"]["text"]
+    assert 0 < pending["bundle"]["tokens"] <= 150
+    variables["s"] = "x" * 300
+    body = client.post("/graphql", json={"query": PENDING, "variables": variables}).json()
+    assert body["errors"][0]["extensions"] == {
+        "code": "BAD_INPUT",
+        "field": "sessionId",
+        "limit": 256,
+    }

@@ -104,6 +104,12 @@ def counter_for(embedder: Embedder) -> TokenCounter:
         return counter
 
 
+def valid_budget(budget: int) -> int:
+    if not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
+        raise InvalidInput("budget", f"must be 1-{MAX_BUDGET} tokens", limit=MAX_BUDGET)
+    return budget
+
+
 def build(
     store: Store,
     embedder: Embedder,
@@ -114,8 +120,7 @@ def build(
     limits: validate.Limits = validate.Limits(),  # noqa: B008 - immutable
 ) -> ContextBundle:
     """Recall for ``request.context`` and assemble the bundle (see the module docstring)."""
-    if not isinstance(request.budget, int) or not 1 <= request.budget <= MAX_BUDGET:
-        raise InvalidInput("budget", f"must be 1-{MAX_BUDGET} tokens", limit=MAX_BUDGET)
+    valid_budget(request.budget)
     validate.choice(request.format, FORMATS, "format")
     result = retrieval.recall(
         store,
