@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from hippograph.api import cli_context, cli_ingest, cli_jobs
+from hippograph.api import cli_context, cli_ingest, cli_jobs, serve
 from hippograph.api.cli_common import data_dir_arg, with_runtime
 from hippograph.graph import memories, transfer
 from hippograph.graph.errors import HippographError
@@ -113,21 +113,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
-    import uvicorn
-
-    from hippograph.api.app import create_app
-
     logging.getLogger("hippograph").setLevel(logging.INFO)
     if settings.embedded:
         ensure_free(settings.data_dir)  # fail fast, before the web server starts
+    sock = serve.listen_socket(settings.host, settings.port)  # and before the engine starts
     url = f"http://{settings.host}:{settings.port}/graphql"
     where = settings.graph_uri or f"embedded ArcadeDB in {settings.data_dir.resolve()}"
     print(f"hippograph: starting ({where}); GraphiQL will be at {url}", flush=True)
-    app = create_app(
-        settings, on_ready=lambda: print(f"hippograph: ready. GraphiQL: {url}", flush=True)
+    return serve.run(
+        settings, sock, on_ready=lambda: print(f"hippograph: ready. GraphiQL: {url}", flush=True)
     )
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
-    return 0
 
 
 def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,6 +25,10 @@ from hippograph.jobs.scheduler import schedule
 log = logging.getLogger(__name__)
 MAX_SLEEP_S = 60.0
 RECONNECT_S = 5.0
+# Longest single wait between jobs. Python runs a signal handler (which sets ``stop``) in the
+# main thread, and only when it runs Python code: a SIGTERM the kernel handed to one of the
+# engine's threads waited for the whole pause, up to a minute.
+WAKE_S = 0.5
 
 
 @dataclass
@@ -52,10 +57,16 @@ class Worker:
                     log.warning("worker: graph unavailable (%s); reconnecting", exc)
                     self.close()
                     pause = RECONNECT_S
-                self.stop.wait(pause)
+                self.pause(pause)
         finally:
             self.close()
             log.info("worker stopped")
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds`` or until stopped, waking every ``WAKE_S`` for signal handlers."""
+        deadline = time.monotonic() + seconds
+        while not self.stop.is_set() and (left := deadline - time.monotonic()) > 0:
+            self.stop.wait(min(left, WAKE_S))
 
     def run_due(self) -> float:
         """Run every job due now; return seconds until the next is due."""

@@ -14,6 +14,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,6 +134,8 @@ class EmbeddedEngine:
         except BaseException:
             self._release_lock()
             raise
+        finally:
+            _detach_from_jvm()
         self._publish()
         log.info(
             "embedded ArcadeDB at %s (data %s) started in %.1fs",
@@ -232,6 +235,22 @@ def _log_args(data_dir: Path) -> list[str]:
         os.environ.setdefault("ARCADEDB_JVM_ERROR_FILE", str(logs / "hs_err_pid%p.log"))
         _JVM_LOG_ARGS.append(f"-Djava.util.logging.config.file={config}")
     return list(_JVM_LOG_ARGS)
+
+
+def _detach_from_jvm() -> None:
+    """Detach the current thread from the JVM unless it is the main thread.
+
+    The thread that starts the JVM is attached to it as a user thread named "main", and at
+    exit JPype's DestroyJavaVM (run by the main thread) waits for every user thread to end.
+    ``serve`` starts the engine in its lifespan, on a pool thread that never ends, so after
+    Ctrl-C the process hung in ``_JTerminate`` forever (SIGTERM ended it only because the
+    default action kills the process outright). A thread that calls Java again is attached
+    anew, as a daemon, as JPype attaches every thread but the JVM's creator."""
+    if threading.current_thread() is threading.main_thread():
+        return
+    import jpype
+
+    jpype.JClass("java.lang.Thread").detach()
 
 
 def _held_message(data_dir: Path) -> str:

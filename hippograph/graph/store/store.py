@@ -17,6 +17,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import neo4j
@@ -133,6 +134,31 @@ def statement(dialect: Dialect, name: str, params: Row) -> tuple[str, Row]:
     return queries.load(name, dialect.name).text, {**dialect.params(), **params}
 
 
+class EngineOwner:
+    """The process whose embedded engine an attached store talks to, and whether it lives."""
+
+    def __init__(self, data_dir: Path, pid: int) -> None:
+        self.data_dir, self.pid = data_dir.resolve(), pid
+        self.gone = False
+
+    def check(self) -> None:
+        """Raise OwnerGone once the owner no longer holds the data directory (for good: the
+        engine a restarted server starts listens on another port)."""
+        if not self.gone:
+            info = read_info(self.data_dir)
+            self.gone = info is None or info.pid != self.pid
+        if self.gone:
+            raise OwnerGone(
+                f"the server that held {self.data_dir} (process {self.pid}) has stopped, and "
+                "with it the graph engine this command was attached to; start `hippograph "
+                "serve` again (this command attaches to it), or run the command with no server"
+            )
+
+
+class OwnerGone(GraphUnavailable):
+    """The process whose engine an attached store used has stopped (or been replaced)."""
+
+
 class Store:
     """Graph access for one backend. Open once (the app lifespan, a CLI command, a job)."""
 
@@ -144,12 +170,14 @@ class Store:
         database: str | None,
         engine: EmbeddedEngine | None = None,
         location: str = "",
+        owner: EngineOwner | None = None,
     ) -> None:
         self.driver = driver
         self.dialect = dialect
         self.database = database
         self.engine = engine
         self.location = location
+        self.owner = owner
 
     @classmethod
     def open(cls, settings: Settings, *, attach: bool = True) -> Store:
@@ -180,7 +208,11 @@ class Store:
             driver = GraphDatabase.driver(info.bolt_uri, auth=(user, password))
             log.info("attached to the embedded engine of process %s at %s", info.pid, info.bolt_uri)
             store = cls(
-                driver, DIALECTS["arcadedb"], database=info.database, location=info.bolt_uri
+                driver,
+                DIALECTS["arcadedb"],
+                database=info.database,
+                location=info.bolt_uri,
+                owner=EngineOwner(settings.data_dir, info.pid),
             )
             store.ping()
             return store
@@ -213,8 +245,23 @@ class Store:
         atexit.register(store.close)
         return store
 
+    @contextmanager
+    def _mapped(self) -> Iterator[None]:
+        """``mapped_errors``, and for a store attached to another process's engine, a clear
+        error as soon as that process is known to have stopped: without it, each statement of
+        a long job retried its connection for the driver's 30 s, one after the other."""
+        if self.owner is not None:
+            self.owner.check()
+        try:
+            with mapped_errors():
+                yield
+        except GraphUnavailable:
+            if self.owner is not None:
+                self.owner.check()
+            raise
+
     def ping(self) -> None:
-        with mapped_errors():
+        with self._mapped():
             self.driver.execute_query("RETURN 1 AS ok", database_=self.database)
 
     def close(self) -> None:
@@ -230,7 +277,7 @@ class Store:
         for name in self.dialect.schema:
             query = queries.load(name, self.dialect.name)
             text = queries.render(query, dimensions=dimensions)
-            with mapped_errors():
+            with self._mapped():
                 if query.language == "sql":
                     if self.engine is None:
                         # An attached process: the owning process installed the schema.
@@ -250,7 +297,7 @@ class Store:
         for attempt in range(READ_ATTEMPTS):
             try:
                 with (
-                    mapped_errors(),
+                    self._mapped(),
                     self.driver.session(
                         database=self.database, default_access_mode=neo4j.READ_ACCESS
                     ) as session,
@@ -269,7 +316,7 @@ class Store:
         arrive, so a scan of the whole graph is never held in memory at once. Not retried: a
         failure after the first row would repeat rows already consumed."""
         with (
-            mapped_errors(),
+            self._mapped(),
             self.driver.session(
                 database=self.database, default_access_mode=neo4j.READ_ACCESS,
                 fetch_size=STREAM_FETCH,
@@ -290,7 +337,7 @@ class Store:
         return self._session_call(lambda s: s.execute_read(lambda tx: work(Tx(tx, self.dialect))))
 
     def _session_call(self, call: Callable[[neo4j.Session], T]) -> T:
-        with mapped_errors(), self.driver.session(database=self.database) as session:
+        with self._mapped(), self.driver.session(database=self.database) as session:
             return call(session)
 
 
