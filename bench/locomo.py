@@ -5,7 +5,10 @@
 
 Each conversation goes into its own namespace of a fresh embedded store: one memory per turn
 ("Speaker: text [image: caption]", the session date as its time, the turn's dia_id as its
-source). Then graph formation runs (tags were inferred at write time; consecutive turns are
+source); a turn longer than a memory may be (HIPPOGRAPH_MAX_CONTENT_BYTES) becomes several, cut
+by ``chunks.split`` at paragraph and sentence boundaries, each with the speaker and the turn's
+dia_id. Every category the file asks is reported, with the names it gives (BEAM in this layout
+names its own). Then graph formation runs (tags were inferred at write time; consecutive turns are
 linked). Every question except category 5 and those without evidence is asked through
 `recall` with k=10. Baselines, on the memories as stored (contents and embeddings read back
 from the graph): dense vector only (exact), BM25, and their reciprocal-rank fusion. Ablations,
@@ -41,7 +44,7 @@ from hippograph.graph.model import NewMemory, Source, to_iso  # noqa: E402
 from hippograph.graph.recall import bundle, retrieval  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.write import formation, writepath  # noqa: E402
+from hippograph.graph.write import chunks, formation, writepath  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 K = 10
@@ -52,6 +55,10 @@ ABLATIONS = {
 }
 
 
+# A turn over the memory size limit is stored in pieces of at most this many characters.
+CHUNK_CHARS = 4000
+
+
 def load(rt: Runtime, conv: data.Conversation, namespace: str) -> None:
     sessions: dict[int, list[data.Turn]] = {}
     for turn in conv.turns:
@@ -59,15 +66,26 @@ def load(rt: Runtime, conv: data.Conversation, namespace: str) -> None:
     for number, turns in sorted(sessions.items()):
         items = [
             NewMemory(
-                content=t.text,
+                content=text,
                 provenance="observed",
                 source=Source(session_id=f"{conv.sample_id}:S{number}", messages=t.dia_id),
                 occurred_at=to_iso(t.time),
             )
             for t in turns
+            for text in _pieces(t, rt.limits.max_content_bytes)
         ]
         writepath.remember(rt.store, rt.embedder, namespace, items, policy=rt.policy)
     formation.link_adjacent(rt.store, namespace)
+
+
+def _pieces(turn: data.Turn, max_bytes: int) -> list[str]:
+    """The turn's text, whole when it fits in a memory, else cut into pieces that each keep
+    the speaker (so a piece reads as that speaker's words)."""
+    if len(turn.text.encode("utf-8")) <= max_bytes:
+        return [turn.text]
+    prefix = f"{turn.speaker}: "
+    body = turn.text[len(prefix) :] if turn.text.startswith(prefix) else turn.text
+    return [prefix + c.text.strip() for c in chunks.split(body, CHUNK_CHARS) if c.text.strip()]
 
 
 def stored(rt: Runtime, namespace: str) -> tuple[list[str], list[str], np.ndarray]:
@@ -137,7 +155,7 @@ def _dia_ids(result: retrieval.RecallResult) -> list[str]:
 
 def summary(table: data.RecallTable, k: int) -> dict[str, float]:
     out = {"all": round(100 * table.recall(k), 1)}
-    out.update({str(c): round(100 * table.recall(k, c), 1) for c in data.CATEGORIES})
+    out.update({str(c): round(100 * table.recall(k, c), 1) for c in table.names or {}})
     return out
 
 
@@ -155,12 +173,15 @@ def main() -> int:
     )
     args = parser.parse_args()
     conversations = data.load(args.data)
+    categories = data.category_names(conversations)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-locomo-"))
     rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
     names = ("cascade", *ABLATIONS, "vector", "bm25", "rrf")
-    tables = {name: data.RecallTable() for name in names}
+    tables = {name: data.RecallTable(names=categories) for name in names}
     budgets: dict[int, list[int]] = {b: [] for b in args.budget}
-    tables.update({f"context@{b}": data.RecallTable(ks=(WHOLE,)) for b in budgets})
+    tables.update(
+        {f"context@{b}": data.RecallTable(ks=(WHOLE,), names=categories) for b in budgets}
+    )
     latencies: list[float] = []
     run_id = time.strftime("%Y%m%d%H%M%S")
     try:
@@ -181,7 +202,8 @@ def main() -> int:
     print(
         f"\nLoCoMo {args.data.name}: {len(conversations)} conversations, {questions} questions, k={K}"
     )
-    print(f"{'method':<10} {'@':>2} " + data.table_header())
+    print(data.category_legend(categories))
+    print(f"{'method':<10} {'@':>2} " + data.table_header(categories))
     for name, table in tables.items():
         if not name.startswith("context@"):
             for k in (5, 10):
@@ -189,7 +211,7 @@ def main() -> int:
     contexts = {}
     if budgets:
         print(f"\ncontext bundles (evidence recall of what the bundle holds):\n{'budget':>6} "
-              f"{'tokens':>6} {'p95':>5}  {data.table_header()}  recall/100 tokens")  # fmt: skip
+              f"{'tokens':>6} {'p95':>5}  {data.table_header(categories)}  recall/100 tokens")  # fmt: skip
     for budget, used in budgets.items():
         table, mean = tables[f"context@{budget}"], float(np.mean(used))
         per_100 = 100 * 100 * table.recall(WHOLE) / mean if mean else 0.0
@@ -217,6 +239,7 @@ def main() -> int:
             },
             "latency_ms": {"p50": round(p50, 2), "p95": round(p95, 2)},
             "questions": questions,
+            "categories": {str(c): n for c, n in categories.items()},
         }
         if contexts:
             out["context"] = contexts

@@ -29,8 +29,10 @@ import numpy as np
 DATA_PATH = Path(os.environ.get("LOCOMO_PATH", "/work/shared/data/locomo/locomo-dev.json"))
 CACHE_DIR = Path(os.environ.get("HIPPOGRAPH_BENCH_CACHE", "/tmp/hippograph-bench"))
 
+# LoCoMo's categories; a file whose questions carry ``category_name`` (BEAM in this layout)
+# names its own, and every category present is reported (see ``category_names``).
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-SKIPPED_CATEGORY = 5  # adversarial: the answer is not in the conversation
+SKIPPED_CATEGORY = 5  # LoCoMo's adversarial: the answer is not in the conversation
 
 _SESSION_KEY = re.compile(r"session_(\d+)")
 _EVIDENCE_ID = re.compile(r"D:?(\d+):(\d+)")
@@ -55,6 +57,7 @@ class Question:
     question: str
     category: int
     evidence: tuple[str, ...]  # normalised, unique, in the order given
+    category_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -105,11 +108,20 @@ def _questions(sample_id: str, qa: list[dict[str, object]]) -> list[Question]:
     selected = []
     for item in qa:
         category = int(str(item["category"]))
+        name = str(item.get("category_name") or CATEGORIES.get(category, category))
         evidence = normalise_evidence(item.get("evidence") or [])  # type: ignore[arg-type]
-        if category == SKIPPED_CATEGORY or not evidence:
+        # Questions with nothing to find are not asked (LoCoMo's adversarial ones, BEAM's
+        # abstention ones).
+        if not evidence or (category == SKIPPED_CATEGORY and "category_name" not in item):
             continue
-        selected.append(Question(sample_id, str(item["question"]), category, evidence))
+        selected.append(Question(sample_id, str(item["question"]), category, evidence, name))
     return selected
+
+
+def category_names(conversations: Sequence[Conversation]) -> dict[int, str]:
+    """Every category asked in ``conversations``, by number, with its name."""
+    names = {q.category: q.category_name for c in conversations for q in c.questions}
+    return dict(sorted(names.items()))
 
 
 def load(path: Path = DATA_PATH) -> list[Conversation]:
@@ -176,6 +188,7 @@ class RecallTable:
     """Evidence recall@k accumulated per category."""
 
     ks: tuple[int, ...] = (5, 10)
+    names: dict[int, str] | None = None  # the categories to report (default: LoCoMo's)
 
     def __post_init__(self) -> None:
         self.scores: dict[int, dict[int, list[float]]] = {k: {} for k in self.ks}
@@ -197,10 +210,15 @@ class RecallTable:
         return len(per_cat.get(category, [])) if category else sum(map(len, per_cat.values()))
 
     def row(self, k: int) -> str:
-        cells = [f"{100 * self.recall(k, c):5.1f}" for c in CATEGORIES]
+        cells = [f"{100 * self.recall(k, c):5.1f}" for c in self.names or CATEGORIES]
         return f"{100 * self.recall(k):5.1f}  " + "  ".join(cells)
 
 
-def table_header() -> str:
-    names = "  ".join(f"{name[:5]:>5}" for name in CATEGORIES.values())
-    return f"  all  {names}"
+def table_header(names: dict[int, str] | None = None) -> str:
+    """Column heads: each category's number and the start of its name."""
+    heads = "  ".join(f"{f'{c}:{n}'[:5]:>5}" for c, n in (names or CATEGORIES).items())
+    return f"  all  {heads}"
+
+
+def category_legend(names: dict[int, str]) -> str:
+    return "categories: " + ", ".join(f"{c} {n}" for c, n in names.items())
