@@ -75,6 +75,7 @@ class Settings:
     job_decay_interval_s: float = 6 * 3600.0
     job_cluster_interval_s: float = 6 * 3600.0
     job_consolidate_interval_s: float = 600.0
+    job_core_interval_s: float = 3600.0
     job_batch_size: int = 5000
     job_lock_lease_s: float = 120.0
     job_retry_after_s: float = 300.0
@@ -114,6 +115,10 @@ class Settings:
     cluster_reduce_above: int = 2000
     cluster_sample_above: int = 15000
     cluster_stable_overlap: float = 0.5
+    # The core block (graph.upkeep.core): memories in it at most, and the explicit uses that
+    # make a memory of any type a candidate.
+    core_size: int = 10
+    core_min_uses: int = 2
     extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -7,12 +7,13 @@ from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.tools import merge_types
 
 from hippograph.api.bundle_schema import BundleMutation, BundleQuery
+from hippograph.api.core_schema import CoreQuery
 from hippograph.api.errors import HippographErrors
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
 
-RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery))
+RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery))
 RootMutation = merge_types(
     "Mutation", (MemoryMutation, IngestMutation, JobsMutation, BundleMutation)
 )

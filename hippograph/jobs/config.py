@@ -12,11 +12,12 @@ from typing import TypeVar
 
 from hippograph.graph.errors import ConfigError, InvalidInput
 from hippograph.graph.upkeep.clustering import ClusterConfig
+from hippograph.graph.upkeep.core import CoreConfig
 from hippograph.graph.upkeep.decay import DecayConfig, EdgeLifecycleConfig
 from hippograph.graph.upkeep.pagerank import PageRankConfig
 from hippograph.settings import Settings
 
-JOB_NAMES = ("pagerank", "edges", "decay", "cluster", "consolidate")
+JOB_NAMES = ("pagerank", "edges", "decay", "cluster", "consolidate", "core")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,6 +37,7 @@ class JobsConfig:
     job_decay_interval_s: float = 6 * 3600.0
     job_cluster_interval_s: float = 6 * 3600.0
     job_consolidate_interval_s: float = 600.0
+    job_core_interval_s: float = 3600.0
     job_batch_size: int = 5000
     job_lock_lease_s: float = 120.0
     job_retry_after_s: float = 300.0
@@ -45,6 +47,7 @@ class JobsConfig:
     decay: DecayConfig = field(default_factory=DecayConfig)
     edges: EdgeLifecycleConfig = field(default_factory=EdgeLifecycleConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
+    core: CoreConfig = field(default_factory=CoreConfig)
     # The whole configuration, for jobs that need more than their own tunables (consolidation
     # reads the LLM endpoint, its gate and the extraction buffer's limits).
     settings: Settings = field(default_factory=Settings, compare=False, repr=False)
@@ -83,11 +86,12 @@ class JobsConfig:
             decay=_nested(settings, DecayConfig, "decay_"),
             edges=_nested(settings, EdgeLifecycleConfig, "edge_"),
             cluster=_nested(settings, ClusterConfig, "cluster_"),
+            core=_nested(settings, CoreConfig, "core_"),
             settings=settings,
         )
 
 
-_NESTED = ("pagerank", "decay", "edges", "cluster", "settings")
+_NESTED = ("pagerank", "decay", "edges", "cluster", "core", "settings")
 T = TypeVar("T")
 
 

@@ -7,7 +7,7 @@ import threading
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.store.store import Store
 from hippograph.graph.upkeep.jobruns import JobRun
-from hippograph.jobs import cluster, consolidate, decay, edges, pagerank
+from hippograph.jobs import cluster, consolidate, core, decay, edges, pagerank
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JOB_NAMES, JobsConfig
 from hippograph.jobs.runner import Execution, Job, RunOptions
 
@@ -17,6 +17,7 @@ JOBS: dict[str, Job] = {
     "decay": decay.run,
     "cluster": cluster.run,
     "consolidate": consolidate.job,
+    "core": core.run,
 }
 assert tuple(JOBS) == JOB_NAMES
 

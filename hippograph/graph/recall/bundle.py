@@ -1,8 +1,9 @@
 """A context bundle: what a recall found, as text ready to paste into a prompt, within a token
 budget.
 
-Sections, in reading order: the negative rules whose trigger patterns match (always first, the
-last to go), then the recalled memories grouped by kind (corrections, preferences, facts,
+Sections, in reading order: the namespace's core block (``graph.upkeep.core``: the memories
+always in view, at most ``CORE_SHARE`` of the budget), the negative rules whose trigger patterns
+match (the last to go), then the recalled memories grouped by kind (corrections, preferences, facts,
 procedures), each group in time order, each memory with the versions it replaced. Items are
 chosen by rank: the best-ranked first, the lowest-ranked dropped first; the first memory that no
 longer fits whole is cut at a token boundary (marked with an ellipsis) when a useful part of it
@@ -29,6 +30,7 @@ from hippograph.graph.recall import retrieval
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.recall.results import Recalled, RecallRequest, RecallResult
 from hippograph.graph.store.store import Store
+from hippograph.graph.upkeep import core
 
 FORMATS = ("markdown", "json")
 MAX_BUDGET = 32_768
@@ -40,6 +42,8 @@ MIN_CUT_TOKENS = 12
 # Versions a superseded memory shows, newest first.
 MAX_HISTORY = 2
 ELLIPSIS = "…"
+# The core block takes at most this share of a bundle's budget; the rest is for the turn.
+CORE_SHARE = 0.5
 # Reading order of the groups; negative memories that did not trigger still read as rules.
 GROUPS = (
     ("negative", "Never do"),
@@ -65,7 +69,7 @@ class ContextRequest:
 class BundleItem:
     ref: int  # the [n] in the text
     id: str
-    section: str  # "rules" (triggered negative rules) or the memory's type
+    section: str  # "core", "rules" (triggered negative rules) or the memory's type
     score: float
     truncated: bool
 
@@ -89,6 +93,7 @@ class _Entry:
     rule: bool
     content: str
     truncated: bool = False
+    core: bool = False
 
 
 _COUNTERS: dict[str, TokenCounter] = {}
@@ -138,12 +143,20 @@ def build(
     )
     counter = counter_for(embedder)
     rules = [_Entry(r, True, r.memory.content) for r in result.items if r.flagged]
+    ruled = {e.recalled.memory.id for e in rules}
+    always = [
+        _Entry(Recalled(memory=m, score=0.0), False, m.content, core=True)
+        for m in core.get(store, namespace).memories
+        if m.id not in ruled
+    ]
+    kept = {e.recalled.memory.id for e in always} | ruled
     # A triggered rule keeps a recall from being a gap; the bundle still leaves out memories
     # when none of them is relevant.
     gap = result.best_relevance < config.min_relevance
     found = [] if gap else [r for r in result.items if not r.flagged]
-    ranked = rules + [_Entry(r, False, r.memory.content) for r in found]
-    chosen = _fit(ranked, request, counter)
+    recalled = [_Entry(r, False, r.memory.content) for r in found if r.memory.id not in kept]
+    always = _capped(rules, always, request, counter)
+    chosen = _fit([*rules, *always, *recalled], request, counter)
     text = _render(chosen, request.format)
     return ContextBundle(
         text=text,
@@ -155,16 +168,29 @@ def build(
             BundleItem(
                 ref=n,
                 id=e.recalled.memory.id,
-                section="rules" if e.rule else e.recalled.memory.memory_type,
+                section="rules" if e.rule else "core" if e.core else e.recalled.memory.memory_type,
                 score=e.recalled.score,
                 truncated=e.truncated,
             )
             for n, e in enumerate(_reading_order(chosen), start=1)
         ),
-        dropped=len(ranked) - len(chosen),
+        dropped=len(rules) + len(recalled) + len(always) - len(chosen),
         gap=gap,
         result=result,
     )
+
+
+def _capped(
+    rules: list[_Entry], always: list[_Entry], request: ContextRequest, counter: TokenCounter
+) -> list[_Entry]:
+    """The core block's longest prefix that takes at most ``CORE_SHARE`` of the budget."""
+    if not always:
+        return always
+    room = counter.count(_render(rules, request.format)) + int(CORE_SHARE * request.budget)
+    n = len(always)
+    while n and counter.count(_render([*rules, *always[:n]], request.format)) > room:
+        n -= 1
+    return always[:n]
 
 
 def _fit(ranked: Sequence[_Entry], request: ContextRequest, counter: TokenCounter) -> list[_Entry]:
@@ -207,18 +233,20 @@ def _cut(
 
 
 def _reading_order(entries: Sequence[_Entry]) -> list[_Entry]:
-    """Rules first (as ranked), then each group of memories in time order."""
+    """The core block (in its order), the rules (as ranked), then each group of memories in
+    time order."""
+    always = [e for e in entries if e.core]
     rules = [e for e in entries if e.rule]
     order = {kind: i for i, (kind, _) in enumerate(GROUPS)}
     memories = sorted(
-        (e for e in entries if not e.rule),
+        (e for e in entries if not e.rule and not e.core),
         key=lambda e: (
             order.get(e.recalled.memory.memory_type, len(order)),
             e.recalled.memory.created_at,
             e.recalled.memory.id,
         ),
     )
-    return rules + memories
+    return always + rules + memories
 
 
 def _day(iso: str | None) -> str:
@@ -237,11 +265,17 @@ def _render_markdown(entries: Sequence[_Entry]) -> str:
     section = None
     for n, entry in enumerate(entries, start=1):
         memory = entry.recalled.memory
-        title = "Rules that apply" if entry.rule else _TITLES.get(memory.memory_type, "Other")
+        title = (
+            "Always in mind"
+            if entry.core
+            else "Rules that apply"
+            if entry.rule
+            else _TITLES.get(memory.memory_type, "Other")
+        )
         if title != section:
             lines.append(f"## {title}")
             section = title
-        when = "" if entry.rule else f" ({_day(memory.created_at)})"
+        when = "" if entry.rule or entry.core else f" ({_day(memory.created_at)})"
         lines.append(f"- [{n}]{when} {entry.content}")
         lines += [f"  - step: {step}" for step in memory.steps]
         for old in entry.recalled.history[:MAX_HISTORY]:
@@ -250,11 +284,13 @@ def _render_markdown(entries: Sequence[_Entry]) -> str:
 
 
 def _render_json(entries: Sequence[_Entry]) -> str:
-    rules, memories = [], []
+    always: list[dict[str, object]] = []
+    rules: list[dict[str, object]] = []
+    memories: list[dict[str, object]] = []
     for n, entry in enumerate(entries, start=1):
         memory = entry.recalled.memory
-        if entry.rule:
-            rules.append({"ref": n, "content": entry.content})
+        if entry.rule or entry.core:
+            (rules if entry.rule else always).append({"ref": n, "content": entry.content})
             continue
         item: dict[str, object] = {
             "ref": n,
@@ -271,6 +307,11 @@ def _render_json(entries: Sequence[_Entry]) -> str:
         if history:
             item["earlier"] = history
         memories.append(item)
-    if not rules and not memories:
+    if not always and not rules and not memories:
         return ""
-    return json.dumps({"rules": rules, "memories": memories}, ensure_ascii=False)
+    body = (
+        {"core": always, "rules": rules, "memories": memories}
+        if always
+        else {"rules": rules, "memories": memories}
+    )
+    return json.dumps(body, ensure_ascii=False)

@@ -70,6 +70,8 @@ _COMMON_SCHEMA = (
     "schema/job_run_name_index",
     "schema/gap_key_unique",
     "schema/gap_namespace_index",
+    "schema/core_block_namespace_unique",
+    "schema/core_change_namespace_index",
 )
 
 _ARCADEDB_OWN = (
