@@ -76,6 +76,7 @@ class Settings:
     job_cluster_interval_s: float = 6 * 3600.0
     job_consolidate_interval_s: float = 600.0
     job_core_interval_s: float = 3600.0
+    job_profile_interval_s: float = 3600.0
     job_batch_size: int = 5000
     job_lock_lease_s: float = 120.0
     job_retry_after_s: float = 300.0

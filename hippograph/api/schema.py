@@ -12,8 +12,11 @@ from hippograph.api.errors import HippographErrors
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
+from hippograph.api.profile_schema import ProfileQuery
 
-RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery))
+RootQuery = merge_types(
+    "Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery, ProfileQuery)
+)
 RootMutation = merge_types(
     "Mutation", (MemoryMutation, IngestMutation, JobsMutation, BundleMutation)
 )

@@ -17,7 +17,7 @@ from hippograph.graph.upkeep.decay import DecayConfig, EdgeLifecycleConfig
 from hippograph.graph.upkeep.pagerank import PageRankConfig
 from hippograph.settings import Settings
 
-JOB_NAMES = ("pagerank", "edges", "decay", "cluster", "consolidate", "core")
+JOB_NAMES = ("pagerank", "edges", "decay", "cluster", "consolidate", "core", "profile")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +38,7 @@ class JobsConfig:
     job_cluster_interval_s: float = 6 * 3600.0
     job_consolidate_interval_s: float = 600.0
     job_core_interval_s: float = 3600.0
+    job_profile_interval_s: float = 3600.0
     job_batch_size: int = 5000
     job_lock_lease_s: float = 120.0
     job_retry_after_s: float = 300.0

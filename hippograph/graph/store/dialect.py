@@ -72,6 +72,7 @@ _COMMON_SCHEMA = (
     "schema/gap_namespace_index",
     "schema/core_block_namespace_unique",
     "schema/core_change_namespace_index",
+    "schema/profile_namespace_unique",
 )
 
 _ARCADEDB_OWN = (
