@@ -562,9 +562,12 @@ async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> lis
 # The write path's and the maintenance jobs' fields live in their own modules.
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery  # noqa: E402
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery  # noqa: E402
+from hippograph.api.usage_schema import UsageMutation  # noqa: E402
 
 RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery))
-RootMutation = merge_types("Mutation", (MemoryMutation, IngestMutation, JobsMutation))
+RootMutation = merge_types(
+    "Mutation", (MemoryMutation, IngestMutation, JobsMutation, UsageMutation)
+)
 # Clients send the same few documents with different variables: each is parsed and validated
 # once (about 1-2 ms a request for a recall with its selection, otherwise).
 schema = strawberry.Schema(
