@@ -13,12 +13,13 @@ from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
 from hippograph.api.profile_schema import ProfileQuery
+from hippograph.api.usage_schema import UsageMutation
 
 RootQuery = merge_types(
     "Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery, ProfileQuery)
 )
 RootMutation = merge_types(
-    "Mutation", (MemoryMutation, IngestMutation, JobsMutation, BundleMutation)
+    "Mutation", (MemoryMutation, IngestMutation, JobsMutation, BundleMutation, UsageMutation)
 )
 # Clients send the same few documents with different variables: each is parsed and validated
 # once (about 1-2 ms a request for a recall with its selection, otherwise).

@@ -7,15 +7,16 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import bundle, feedback
 from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
 from hippograph.graph.recall.nextturn import NextTurn
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
-from hippograph.graph.recall.retrieval import RecallResult
+from hippograph.graph.recall.retrieval import Recalled, RecallResult
 from hippograph.graph.store.store import Store
 from hippograph.graph.validate import Limits
 from hippograph.graph.write import formation, privacy
@@ -167,24 +168,31 @@ def settle_heap(young_threshold: int) -> None:
     gc.set_threshold(young_threshold, middle, old)
 
 
-# How many of a recall's best results count as used by the agent (access + confidence boost).
-RECALL_USED_TOP = 3
+class RelevanceJudge(Protocol):
+    """Says which of a recall's results are relevant to its context (e.g. the configured LLM):
+    evidence of use, unlike merely being returned. Runs on the background thread."""
+
+    def relevant(self, context: str, items: Sequence[Recalled]) -> Sequence[str]:
+        """The ids of ``items`` relevant to ``context``, best first."""
+        ...
 
 
 class RecallUpkeep:
-    """Post-retrieval maintenance, coalesced: after a recall, its best results, surfaced
-    together, are linked or their links reinforced and the top ``RECALL_USED_TOP`` count as
-    used; a context that found nothing relevant is logged as a gap (its secrets redacted
-    first, whatever the privacy mode). Negative rules are included in every matching recall,
-    so they neither link nor count as used.
+    """Post-retrieval maintenance, coalesced. Being returned is not being used: a recall
+    counts what it returned (``returned_count``, ``last_returned_at``: diagnostics, read by
+    no ranking, decay or archiving) and logs a context that found nothing relevant as a gap
+    (its secrets redacted first, whatever the privacy mode). Nothing it returned is reinforced
+    or linked unless a ``judge`` (a relevance verdict, e.g. of the configured LLM; none is
+    built yet) says it was relevant: those count as used together (``feedback.after_recalls``).
+    The client's own report of use goes through ``feedback.use`` directly. Negative rules are
+    included in every matching recall, so they are neither counted nor judged.
 
-    Recalls are queued and written together, one transaction per namespace of the same four
-    statements as one recall, on the background thread: ``interval_s`` after the first one
-    waiting, or once ``batch`` wait (a flush's cost grows with it). One transaction per recall
-    ran beside nearly every next recall: at 100,000 memories on 2 cores it cost recall ~7 ms
-    at p50 and ~12 ms at p95; a flush every few seconds touches about one recall in a hundred.
-    Best effort like all maintenance: past ``max_pending`` recalls waiting, new ones are
-    dropped and counted."""
+    Recalls are queued and written together, one transaction per namespace, on the background
+    thread: ``interval_s`` after the first one waiting, or once ``batch`` wait (a flush's cost
+    grows with it). One transaction per recall ran beside nearly every next recall: at 100,000
+    memories on 2 cores it cost recall ~7 ms at p50 and ~12 ms at p95; a flush every few
+    seconds touches about one recall in a hundred. Best effort like all maintenance: past
+    ``max_pending`` recalls waiting, new ones are dropped and counted."""
 
     def __init__(
         self,
@@ -194,8 +202,9 @@ class RecallUpkeep:
         interval_s: float = 5.0,
         batch: int = 200,
         max_pending: int = 5000,
+        judge: RelevanceJudge | None = None,
     ) -> None:
-        self.store, self.background = store, background
+        self.store, self.background, self.judge = store, background, judge
         self.interval_s, self.batch, self.max_pending = interval_s, batch, max_pending
         self.dropped = 0
         self._pending: list[tuple[str, str, RecallResult]] = []
@@ -223,17 +232,35 @@ class RecallUpkeep:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-        recalls: dict[str, list[tuple[list[str], list[str]]]] = {}
+        shown: dict[str, list[list[str]]] = {}
+        judged: dict[str, list[tuple[Sequence[str], Sequence[str]]]] = {}
         for namespace, context, result in pending:
             if result.gap:
                 redacted = privacy.apply(context, field="context", mode="redact")
                 self._safely(feedback.log_gap, namespace, redacted, result.best_relevance or None)
                 continue
-            ids = [item.memory.id for item in result.items if not item.flagged]
-            if ids:
-                recalls.setdefault(namespace, []).append((ids, ids[:RECALL_USED_TOP]))
-        for namespace, batch in recalls.items():
-            self._safely(feedback.after_recalls, namespace, batch)
+            items = [item for item in result.items if not item.flagged]
+            if not items:
+                continue
+            shown.setdefault(namespace, []).append([item.memory.id for item in items])
+            if self.judge is not None:
+                relevant = self._judged(context, items)
+                if relevant:
+                    judged.setdefault(namespace, []).append((relevant, relevant))
+        for namespace, ids in shown.items():
+            self._safely(feedback.returned, namespace, ids)
+        for namespace, uses in judged.items():
+            self._safely(feedback.after_recalls, namespace, uses)
+
+    def _judged(self, context: str, items: Sequence[Recalled]) -> list[str]:
+        """The judge's relevant ids, limited to what the recall returned (none on failure)."""
+        assert self.judge is not None
+        returned = {item.memory.id for item in items}
+        try:
+            return [i for i in self.judge.relevant(context, items) if i in returned]
+        except Exception:  # noqa: BLE001 - no verdict is no evidence, never a failed flush
+            log.exception("relevance judge failed; nothing reinforced")
+            return []
 
     def _safely(self, write: Callable[..., object], namespace: str, *args: object) -> None:
         try:

@@ -2,7 +2,7 @@
 
 The graph: active memories; RELATES_TO edges between them whose confidence reaches the recall
 floor (edges recall ignores confer no importance), weighted ``weight x confidence`` and taken as
-undirected (relatedness is symmetric, and the direction of a co-retrieval link is arbitrary).
+undirected (relatedness is symmetric, and the direction of a co-use link is arbitrary).
 
 Two paths, one definition (damping 0.85, 20 iterations, tolerance 1e-7, dangling nodes send
 nothing; see ``graph.upkeep.pagerank``):

@@ -1,5 +1,6 @@
 """The whole service through the real HTTP app: the decision path answers remember, a recall's
-maintenance runs after it (links, uses, gaps), and the maintenance jobs run over GraphQL."""
+maintenance runs after it (counts, gaps), reported use reinforces, and the maintenance jobs
+run over GraphQL."""
 
 from __future__ import annotations
 
@@ -48,7 +49,13 @@ def test_remember_reports_the_decision(client: TestClient, namespace: str) -> No
     assert again["remember"]["memory"]["strength"] == 2
 
 
-def test_recall_links_what_it_surfaced_and_logs_gaps(
+USED = """
+mutation($ns: String!, $ids: [ID!]!) {
+  used(namespace: $ns, memoryIds: $ids) { memoriesTouched linksCreated linksReinforced }
+}"""
+
+
+def test_recall_reinforces_nothing_the_client_reports_use_and_gaps_are_logged(
     client: TestClient, runtime: Runtime, namespace: str
 ) -> None:
     facts = [
@@ -63,14 +70,23 @@ def test_recall_links_what_it_surfaced_and_logs_gaps(
     found = gql(client, RECALL, ns=namespace, c="When is Lina's cello recital?")["recall"]
     assert not found["gap"]
     returned = [i["memory"]["id"] for i in found["items"]]
+    assert set(ids) == set(returned)
     runtime.settle()
-    links = edges(runtime.store, namespace)
-    top = returned[:3]
-    linked = {frozenset(pair) for pair in links}
-    assert {frozenset((a, b)) for a in top for b in top if a < b} <= linked
+    assert edges(runtime.store, namespace) == {}
+    props = memory_props(runtime.store, namespace)
+    assert all(props[i]["access_count"] == 0 and props[i]["returned_count"] == 1 for i in ids)
+
+    top = returned[:2]
+    used = gql(client, USED, ns=namespace, ids=top)["used"]
+    assert used == {"memoriesTouched": 2, "linksCreated": 1, "linksReinforced": 0}
+    assert {frozenset(pair) for pair in edges(runtime.store, namespace)} == {frozenset(top)}
     props = memory_props(runtime.store, namespace)
     assert all(props[i]["access_count"] == 1 and props[i]["last_accessed"] for i in top)
-    assert set(ids) >= set(top)
+    response = client.post(
+        "/graphql", json={"query": USED, "variables": {"ns": namespace, "ids": ["nope"]}}
+    )
+    [error] = response.json()["errors"]
+    assert error["extensions"] == {"code": "BAD_INPUT", "field": "memoryIds"}
 
     missing = gql(
         client,

@@ -1,11 +1,21 @@
-"""Post-retrieval maintenance: what a recall teaches the graph. Call these off the query's
-critical path (after the response is sent, e.g. a background task).
+"""What the graph learns from how memories are used. Call these off the query's critical path
+(after the response is sent, e.g. a background task) or from an explicit client report.
 
-* ``after_recall``: memories surfaced together get a RELATES_TO link (kind ``co_retrieval``),
-  created weak or reinforced (+delta, capped, ``last_reinforced_at`` stamped); memories the
-  agent used count an access, which resets their decay clock and raises the access multiplier.
+Being returned by a recall is not being used: a memory recall ranked high once would otherwise
+rank higher the next time, relevant or not (a memory at cosine 0.07 to its query went from
+confidence 0.04 to 0.96 and ranked first on the next identical recall). So reinforcement
+(access count, confidence, the recency boost of ranking, co-use links) comes from evidence only:
+
+* ``use`` / ``after_recall``: memories the client reports as used (or a configured LLM judged
+  relevant to the context) count an access, which resets their decay clock and raises the
+  access multiplier; memories used together get a RELATES_TO link (kind ``co_use``), created
+  weak or reinforced (+delta, capped, ``last_reinforced_at`` stamped).
 * ``feedback``: helpful raises the memory's base confidence and confirms it (a speculative
   memory rated helpful is never archived as unconfirmed); unhelpful lowers the base gently.
+* restatement: the write path reinforces a memory said again (NOOP: strength + 1 and
+  ``last_reinforced_at``, which decay counts from).
+* ``returned``: what every recall records, a diagnostic only: ``returned_count`` and
+  ``last_returned_at``, which neither ranking nor decay nor consolidation read.
 * ``log_gap`` / ``list_gaps``: contexts for which recall found nothing relevant, one node per
   distinct context and namespace, counted.
 
@@ -37,14 +47,15 @@ from hippograph.graph.upkeep.decay import (
 )
 
 MAX_GAP_CONTEXT = 2000
+MAX_USED = 200  # ids in one report of use: a recall's worth (MAX_K)
 
 
 @dataclass(frozen=True, kw_only=True)
 class FeedbackConfig:
     """Tunables of post-retrieval maintenance.
 
-    link_top: how many of the surfaced memories (in rank order) are linked pairwise.
-    link_weight, link_confidence: a new co-retrieval link's weight and starting confidence
+    link_top: how many of the memories used together (in the order given) are linked pairwise.
+    link_weight, link_confidence: a new co-use link's weight and starting confidence
         (above the recall floor of 0.2, well below an explicit link's 1.0).
     helpful_delta: added to the base confidence on helpful feedback (capped at 1).
     unhelpful_factor: the base confidence is multiplied by this on unhelpful feedback.
@@ -95,25 +106,45 @@ class Gap:
     last_at: str
 
 
+def use(
+    store: Store,
+    namespace: str,
+    memory_ids: Sequence[str],
+    now: datetime | None = None,
+    *,
+    config: FeedbackConfig = DEFAULT_FEEDBACK,
+) -> RecallEffects:
+    """Memories used together (for one answer, one turn): each counts an access, and the first
+    ``link_top`` are linked pairwise as belonging together. Ids of other namespaces or of
+    memories no longer active are ignored (counted out of ``memories_touched``). More than
+    ``MAX_USED`` ids, or one that is not a UUID, raise InvalidInput naming ``memoryIds``."""
+    if len(memory_ids) > MAX_USED:
+        raise InvalidInput(
+            "memoryIds", f"{len(memory_ids)} ids; at most {MAX_USED} at once", limit=MAX_USED
+        )
+    return after_recall(store, namespace, memory_ids, memory_ids, now, config=config)
+
+
 def after_recall(
     store: Store,
     namespace: str,
-    surfaced_ids: Sequence[str],
+    linked_ids: Sequence[str],
     used_ids: Sequence[str],
     now: datetime | None = None,
     *,
     config: FeedbackConfig = DEFAULT_FEEDBACK,
 ) -> RecallEffects:
-    """Strengthen what a recall showed to belong together; count the uses.
+    """Apply the evidence of one use: link what belongs together, count the uses.
 
-    surfaced_ids: memories the recall returned, best first; the first ``link_top`` are linked
-        pairwise (new links are created in a fixed direction, existing ones in either direction
-        are reinforced).
-    used_ids: memories the agent actually used: access_count + 1, last_accessed = now, and
-        confidence recomputed at age 0.
+    linked_ids: memories shown by evidence to belong together (used together), best first;
+        the first ``link_top`` are linked pairwise (new links are created in a fixed
+        direction, existing ones in either direction are reinforced). Never just what a
+        recall returned: see the module docstring.
+    used_ids: memories actually used: access_count + 1, last_accessed = now, and confidence
+        recomputed at age 0.
     now: the instant to stamp (default: the current time).
     """
-    return after_recalls(store, namespace, [(surfaced_ids, used_ids)], now, config=config)
+    return after_recalls(store, namespace, [(linked_ids, used_ids)], now, config=config)
 
 
 def after_recalls(
@@ -124,18 +155,17 @@ def after_recalls(
     *,
     config: FeedbackConfig = DEFAULT_FEEDBACK,
 ) -> RecallEffects:
-    """``after_recall`` for several recalls of one namespace, (surfaced, used) each, merged
-    into one transaction of the same four statements as one recall: a pair several recalls
-    surfaced is reinforced once per recall (a new one is created, then reinforced by the
-    others), a memory several used counts each use. The result equals applying the recalls
-    one after another."""
+    """``after_recall`` for several uses of one namespace, (linked, used) each, merged into
+    one transaction of the same four statements as one: a pair several uses link is
+    reinforced once per use (a new one is created, then reinforced by the others), a memory
+    several used counts each use. The result equals applying them one after another."""
     validate.namespace(namespace)
     stamp = to_iso(now or datetime.now(UTC))
     pair_times: Counter[tuple[str, str]] = Counter()
     use_times: Counter[str] = Counter()
-    for surfaced_ids, used_ids in recalls:
-        top = list(dict.fromkeys(validate.memory_id(i, "surfacedIds") for i in surfaced_ids))
-        used = list(dict.fromkeys(validate.memory_id(i, "usedIds") for i in used_ids))
+    for linked_ids, used_ids in recalls:
+        top = list(dict.fromkeys(validate.memory_id(i, "memoryIds") for i in linked_ids))
+        used = list(dict.fromkeys(validate.memory_id(i, "memoryIds") for i in used_ids))
         pair_times.update(
             (min(a, b), max(a, b)) for a, b in combinations(top[: config.link_top], 2)
         )
@@ -145,6 +175,26 @@ def after_recalls(
     pairs = [{"a": a, "b": b, "times": n} for (a, b), n in pair_times.items()]
     uses = [{"id": i, "times": n} for i, n in use_times.items()]
     return store.write_tx(lambda tx: _recall_effects(tx, namespace, pairs, uses, stamp, config))
+
+
+def returned(
+    store: Store,
+    namespace: str,
+    recalls: Sequence[Sequence[str]],
+    now: datetime | None = None,
+) -> int:
+    """Count what recalls returned (``returned_count``, ``last_returned_at``), for diagnostics
+    only: nothing that ranks, decays or archives reads these. Returns the memories touched."""
+    validate.namespace(namespace)
+    times: Counter[str] = Counter()
+    for ids in recalls:
+        times.update({validate.memory_id(i, "memoryIds") for i in ids})
+    if not times:
+        return 0
+    rows = [{"id": i, "times": n} for i, n in times.items()]
+    stamp = to_iso(now or datetime.now(UTC))
+    found = store.write("feedback/touch_returned", namespace=namespace, rows=rows, now=stamp)
+    return int(found[0]["touched"])
 
 
 def _recall_effects(

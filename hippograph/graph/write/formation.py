@@ -5,7 +5,7 @@
 - Adjacency (`link_adjacent`): consecutive turns of one conversation session get a
   ``RELATES_TO {kind: 'adjacent'}`` edge; on LoCoMo this is the strongest single graph signal
   (the answer is often the reply to the turn that matches the question).
-- Clusters come from the cluster job; co-retrieval links from post-retrieval maintenance.
+- Clusters come from the cluster job; co-use links from reported use (`feedback.use`).
 """
 
 from __future__ import annotations

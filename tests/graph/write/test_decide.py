@@ -65,6 +65,50 @@ def c(content: str, provenance: str = "user_stated", memory_type: str = "fact") 
         ("Ana doesn't like coffee", "Ana likes coffee", 0.93, "CONTRADICT"),
         ("Ana doesn't like coffee", "Ana likes coffee", 0.80, "ADD"),
         ("Melanie loves painting", "Melanie loves hiking", 0.63, "ADD"),
+        ("Sam works at Microsoft", "Sam works at Google", 0.80, "ADD"),  # no cue: two jobs?
+        ("Sam no longer works at Google", "Sam works at Google", 0.80, "SUPERSEDE"),
+        ("Ana moved from Boston to Denver", "Ana lives in Boston", 0.70, "SUPERSEDE"),
+        ("Ana's sister moved to Denver", "Ana lives in Boston", 0.70, "ADD"),  # not Ana's home
+        ("I now work at Microsoft", "I work at Google", 0.80, "SUPERSEDE"),  # both first person
+        # Ordinary conversation turns: cues without a new value of the same attribute.
+        (
+            "Melanie: We adopted another puppy called Pixie, she's so cute!",
+            "Melanie: We adopted a puppy called Oscar last month",
+            0.78,
+            "ADD",
+        ),
+        (
+            "Caroline: Now I'm off to Paris for a week, so excited!",
+            "Caroline: I went on a trip to Rome last summer",
+            0.66,
+            "ADD",
+        ),
+        (
+            "Jon: Thanks, Gina! I won't quit. I'm gonna keep going, whatever comes my way.",
+            "Jon: Thanks, Gina! I won't quit, even when it's hard. I'm gonna make it!",
+            0.94,
+            "ADD",
+        ),
+        (
+            "John: Hey Maria! Guess what? I'm now part of the fire-fighting brigade.",
+            "John: Yeah Maria, I'm really hoping to get into local politics.",
+            0.76,
+            "ADD",
+        ),
+        (
+            "Joanna: Great! I love when you try something new and it actually works out.",
+            "Joanna: Looks delish! Glad you tried something new and it went well.",
+            0.73,
+            "ADD",
+        ),
+        (
+            "Caroline: I moved to Denver last month, new job and all!",
+            "Caroline: Hey Mel! Good to see you. I live in Boston with my two kids, my partner, "
+            "our dog and a very old cat who sleeps all day on the sofa by the window, and honestly "
+            "it is the best place I have ever lived in.",
+            0.62,
+            "ADD",
+        ),  # too much would vanish
     ],
 )
 def test_offline_decider_is_conservative(
@@ -165,6 +209,45 @@ def test_change_over_time_is_a_timeline_not_an_error(rt: Runtime, namespace: str
     assert [r.content for r in h.supersedes] == ["Sam works at Google"]
     assert [d.action for d in h.decisions] == ["SUPERSEDE"]
     assert h.decisions[0].target_id == google.memory.id and h.decisions[0].decider == "offline"
+
+
+def test_a_move_supersedes_the_old_home_and_a_new_job_the_old_one(
+    rt: Runtime, namespace: str
+) -> None:
+    """Real changes, decided on real embeddings: each new fact supersedes the old one."""
+    [boston] = remember(rt, namespace, NewMemory(content="Ana lives in Boston"))
+    [denver] = remember(rt, namespace, NewMemory(content="Ana moved from Boston to Denver"))
+    assert (denver.action, denver.target) == ("SUPERSEDE", boston.memory.id)
+    [google] = remember(rt, namespace, NewMemory(content="Ada: I work at Google."))
+    [microsoft] = remember(rt, namespace, NewMemory(content="Ada: I now work at Microsoft."))
+    assert (microsoft.action, microsoft.target) == ("SUPERSEDE", google.memory.id)
+    assert {m.content for m in active(rt, namespace)} == {
+        "Ana moved from Boston to Denver",
+        "Ada: I now work at Microsoft.",
+    }
+
+
+def test_ordinary_turns_stay_memories_of_their_own(rt: Runtime, namespace: str) -> None:
+    """LoCoMo-like turns, one memory each through the write path: two puppies, two trips,
+    encouragements said twice, a new hobby after an old one; none supersedes or merges."""
+    turns = [
+        "Melanie: We adopted a puppy called Oscar last month, the kids adore him!",
+        "Caroline: I went on a road trip to the Grand Canyon with my family last summer.",
+        "Jon: Thanks, Gina! I won't quit, even when it's hard. I'm gonna make it!",
+        "Melanie: I used to paint landscapes, now I'm really into pottery.",
+        "Melanie: We adopted another puppy called Pixie, she's so cute!",
+        "Caroline: Now I'm off on a trip to Yellowstone with friends, so excited!",
+        "Jon: Thanks! I won't quit, no matter what. Your encouragement motivates me.",
+        "Melanie: I joined a pottery class last week and I'm now making bowls.",
+    ]
+    results = remember(
+        rt, namespace,
+        *[NewMemory(content=t, provenance="observed", source=Source(session_id="s",
+                                                                     messages=f"D1:{i}"))
+          for i, t in enumerate(turns)],
+    )  # fmt: skip
+    assert [r.action for r in results] == ["ADD"] * len(turns)
+    assert sorted(m.content for m in active(rt, namespace)) == sorted(turns)
 
 
 def test_correction_leaves_no_active_memory_with_the_wrong_name(
