@@ -11,7 +11,7 @@ from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.tools import merge_types
 from strawberry.types import Info
 
-from hippograph.api.errors import HippographErrors
+from hippograph.api.errors import HippographErrors, HippographSchema
 from hippograph.graph import memories, model
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
@@ -567,7 +567,7 @@ RootQuery = merge_types("Query", (MemoryQuery, IngestQuery, JobsQuery))
 RootMutation = merge_types("Mutation", (MemoryMutation, IngestMutation, JobsMutation))
 # Clients send the same few documents with different variables: each is parsed and validated
 # once (about 1-2 ms a request for a recall with its selection, otherwise).
-schema = strawberry.Schema(
+schema = HippographSchema(
     query=RootQuery,
     mutation=RootMutation,
     extensions=[
