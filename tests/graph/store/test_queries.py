@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 
+import neo4j
 import numpy as np
 import pytest
 
@@ -122,6 +124,24 @@ def test_statement_compiles(any_runtime: Runtime, name: str) -> None:
         "EXPLAIN " + query.text, store.dialect.params(), database_=store.database
     )
     assert result.summary is not None
+
+
+def test_the_graph_sends_no_unrecognized_notifications(
+    any_runtime: Runtime, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The driver asks the server not to send UNRECOGNIZED notifications (the default of
+    HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED): Neo4j sends one for every label or property no
+    node has yet, and the driver logs each as a multi-line WARNING."""
+    store = any_runtime.store
+    with caplog.at_level(logging.INFO, logger="neo4j.notifications"):
+        result = store.driver.execute_query(
+            "MATCH (n:NoSuchLabelYet) WHERE n.no_such_property = 1 RETURN count(n) AS c",
+            database_=store.database,
+        )
+    assert result.records[0]["c"] == 0
+    kinds = {s.classification for s in result.summary.gql_status_objects}
+    assert neo4j.NotificationClassification.UNRECOGNIZED not in kinds
+    assert [r for r in caplog.records if r.name.startswith("neo4j.notifications")] == []
 
 
 def test_schema_is_idempotent(any_runtime: Runtime) -> None:
