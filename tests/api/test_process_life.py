@@ -91,6 +91,7 @@ def test_serve_stops_on_a_signal_and_frees_the_data_directory(
     assert not (data_dir / "engine.json").exists()
     ensure_free(data_dir)  # no DataDirInUse: the lock is released
     assert "Traceback" not in err
+    assert "recall warmed up in" in err  # before the server said it was ready
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
     # A second server on the same directory starts and serves.
