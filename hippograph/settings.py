@@ -19,6 +19,11 @@ PrivacyMode = Literal["redact", "reject"]
 EmbeddingBackend = Literal["onnx", "torch"]
 
 _PREFIX = "HIPPOGRAPH_"
+# The neo4j driver's notification classifications (NotificationDisabledClassification).
+NOTIFICATION_CLASSIFICATIONS = (
+    "DEPRECATION", "GENERIC", "HINT", "PERFORMANCE", "SCHEMA", "SECURITY", "TOPOLOGY",
+    "UNRECOGNIZED", "UNSUPPORTED",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,6 +42,11 @@ class Settings:
     graph_password: str = ""
     graph_database: str = ""  # empty: the server default (Neo4j) or "hippograph" (embedded)
     graph_backend: Backend = "neo4j"
+    # Server notifications the graph is asked not to send, comma-separated classifications, or
+    # "none". The driver logs each one it gets as a multi-line WARNING; UNRECOGNIZED ones (a
+    # label or property no node has yet, such as IN_CLUSTER or size before the first cluster
+    # job) came about ten a recall. Deprecations, performance and the rest still show.
+    graph_notifications_disabled: str = "UNRECOGNIZED"
     data_dir: Path = Path("./data")
     bolt_port: int = 0
     engine_heap: str = "2g"
@@ -148,6 +158,13 @@ class Settings:
             raise ConfigError(
                 "HIPPOGRAPH_GRAPH_URI", "must be a bolt:// or neo4j:// URI, or empty for embedded"
             )
+        unknown = set(self.notifications_disabled) - set(NOTIFICATION_CLASSIFICATIONS)
+        if unknown:
+            raise ConfigError(
+                "HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED",
+                f"unknown {sorted(unknown)}: use 'none' or any of "
+                f"{', '.join(NOTIFICATION_CLASSIFICATIONS)}, comma-separated",
+            )
         if bool(self.llm_base_url) != bool(self.llm_model):
             raise ConfigError(
                 "HIPPOGRAPH_LLM_MODEL", "set both HIPPOGRAPH_LLM_BASE_URL and HIPPOGRAPH_LLM_MODEL"
@@ -157,6 +174,12 @@ class Settings:
     def embedded(self) -> bool:
         """True when the service starts its own ArcadeDB engine."""
         return not self.graph_uri
+
+    @property
+    def notifications_disabled(self) -> tuple[str, ...]:
+        """``graph_notifications_disabled`` as classification names (none for "none")."""
+        names = (n.strip().upper() for n in self.graph_notifications_disabled.split(","))
+        return tuple(n for n in names if n and n != "NONE")
 
     @property
     def backend(self) -> Backend:

@@ -68,3 +68,25 @@ def test_the_embedding_cache_dir_is_a_path() -> None:
     settings = Settings.from_env({"HIPPOGRAPH_EMBEDDING_CACHE_DIR": "/tmp/x"})
     assert settings.embedding_cache_dir == Path("/tmp/x")
     assert Settings.from_env({}).embedding_backend == "onnx"
+
+
+def test_graph_notifications_disabled_are_driver_classifications() -> None:
+    import neo4j
+
+    from hippograph.settings import NOTIFICATION_CLASSIFICATIONS
+
+    assert set(NOTIFICATION_CLASSIFICATIONS) == {
+        c.value for c in neo4j.NotificationDisabledClassification
+    }
+    assert Settings.from_env({}).notifications_disabled == ("UNRECOGNIZED",)
+    env = {"HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED": "unrecognized, hint"}
+    assert Settings.from_env(env).notifications_disabled == ("UNRECOGNIZED", "HINT")
+    env = {"HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED": "none"}
+    assert Settings.from_env(env).notifications_disabled == ()
+
+
+def test_an_unknown_notification_classification_names_its_variable() -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED": "UNRECOGNIZED,NOISE"})
+    assert caught.value.variable == "HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED"
+    assert "['NOISE']" in str(caught.value)

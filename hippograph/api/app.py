@@ -18,6 +18,7 @@ from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
 from hippograph.api.schema import schema
+from hippograph.graph.recall import warmup
 from hippograph.graph.runtime import Runtime
 from hippograph.settings import Settings
 
@@ -50,6 +51,14 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse(body, status_code=200 if graph_ok else 503)
 
 
+def _warm(rt: Runtime) -> None:
+    """Warm the recall path (``warmup.warm``); best effort: a failure is logged, not fatal."""
+    try:
+        warmup.warm(rt.store, rt.embedder, config=rt.cascade, limits=rt.limits)
+    except Exception:  # noqa: BLE001 - a cold first recall is better than no server
+        log.warning("recall warm-up failed; the first recall will be slower", exc_info=True)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -69,9 +78,10 @@ def create_app(
             Runtime.open, settings or Settings.from_env(), attach=False
         )
         app.state.runtime = opened
-        if on_ready is not None:
-            on_ready()
         try:
+            await run_in_threadpool(_warm, opened)
+            if on_ready is not None:
+                on_ready()
             yield
         finally:
             await run_in_threadpool(opened.close)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import strawberry
 from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.tools import merge_types
 
 from hippograph.api.bundle_schema import BundleMutation, BundleQuery
 from hippograph.api.core_schema import CoreQuery
-from hippograph.api.errors import HippographErrors
+from hippograph.api.errors import HippographErrors, HippographSchema
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
@@ -23,7 +22,7 @@ RootMutation = merge_types(
 )
 # Clients send the same few documents with different variables: each is parsed and validated
 # once (about 1-2 ms a request for a recall with its selection, otherwise).
-schema = strawberry.Schema(
+schema = HippographSchema(
     query=RootQuery,
     mutation=RootMutation,
     extensions=[

@@ -188,7 +188,7 @@ class Store:
         """
         if not settings.embedded:
             auth = (settings.graph_user, settings.graph_password)
-            driver = GraphDatabase.driver(settings.graph_uri, auth=auth)
+            driver = _driver(settings, settings.graph_uri, auth)
             dialect = DIALECTS[settings.graph_backend]
             database = settings.graph_database or (
                 EMBEDDED_DATABASE if dialect.name == "arcadedb" else None
@@ -205,7 +205,7 @@ class Store:
                 )  # fmt: skip
                 engine.start()  # raises DataDirInUse with the holder's details
             user, password = credentials(settings.data_dir)
-            driver = GraphDatabase.driver(info.bolt_uri, auth=(user, password))
+            driver = _driver(settings, info.bolt_uri, (user, password))
             log.info("attached to the embedded engine of process %s at %s", info.pid, info.bolt_uri)
             store = cls(
                 driver,
@@ -225,7 +225,7 @@ class Store:
         )
         engine.start()
         user, password = credentials(settings.data_dir)
-        driver = GraphDatabase.driver(engine.bolt_uri, auth=(user, password))
+        driver = _driver(settings, engine.bolt_uri, (user, password))
         store = cls(
             driver,
             DIALECTS["arcadedb"],
@@ -339,6 +339,18 @@ class Store:
     def _session_call(self, call: Callable[[neo4j.Session], T]) -> T:
         with self._mapped(), self.driver.session(database=self.database) as session:
             return call(session)
+
+
+def _driver(settings: Settings, uri: str, auth: tuple[str, str]) -> neo4j.Driver:
+    """A driver for ``uri`` that asks the server not to send the notifications
+    ``settings.notifications_disabled`` names (Bolt 5.2+: Neo4j 5.7+ and ArcadeDB speak it)."""
+    disabled = settings.notifications_disabled
+    if not disabled:
+        return GraphDatabase.driver(uri, auth=auth)
+    classifications = [neo4j.NotificationDisabledClassification(name) for name in disabled]
+    return GraphDatabase.driver(
+        uri, auth=auth, notifications_disabled_classifications=classifications
+    )
 
 
 def sql_statements(text: str) -> list[str]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 
+import neo4j
 import numpy as np
 import pytest
 
@@ -12,7 +14,7 @@ from hippograph.graph.errors import QueryNotFound
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store import queries
 from hippograph.graph.store.dialect import ARCADEDB, DIALECTS, NEO4J
-from hippograph.graph.store.store import row_of, vector
+from hippograph.graph.store.store import Store, row_of, vector
 
 
 def test_unknown_query_is_a_typed_error() -> None:
@@ -87,16 +89,59 @@ def _statements() -> list[str]:
     return [n for n in queries.all_names() if not n.startswith("schema/")]
 
 
+_GDS_CALL = re.compile(r"\bgds\.\w")
+# Whether a server has Graph Data Science, by its location (asked once a session).
+_HAS_GDS: dict[str, bool] = {}
+
+
+def _has_gds(store: Store) -> bool:
+    """True when the server offers GDS procedures or functions. Neo4j Community without the
+    plugin has neither, and cannot even plan a statement that calls one."""
+    if store.location not in _HAS_GDS:
+        found = 0
+        for listing in ("SHOW PROCEDURES", "SHOW FUNCTIONS"):
+            records = store.driver.execute_query(
+                listing + " YIELD name WHERE name STARTS WITH 'gds.' RETURN count(*) AS n",
+                database_=store.database,
+            ).records
+            found += int(records[0]["n"])
+        _HAS_GDS[store.location] = found > 0
+    return _HAS_GDS[store.location]
+
+
 @pytest.mark.parametrize("name", _statements())
 def test_statement_compiles(any_runtime: Runtime, name: str) -> None:
-    """EXPLAIN each statement: it parses and plans on the backend without touching data."""
+    """EXPLAIN each statement: it parses and plans on the backend without touching data.
+    A statement calling Graph Data Science is skipped on a Neo4j server without it (the
+    pagerank job computes in-process there and never runs it)."""
     store = any_runtime.store
     query = queries.load(name, store.dialect.name)
     assert query.language == "cypher"
+    code = re.sub(r"//[^\n]*", "", query.text)
+    if store.dialect.may_have_gds and _GDS_CALL.search(code) and not _has_gds(store):
+        pytest.skip(f"{name} calls Graph Data Science, which {store.location} does not have")
     result = store.driver.execute_query(
         "EXPLAIN " + query.text, store.dialect.params(), database_=store.database
     )
     assert result.summary is not None
+
+
+def test_the_graph_sends_no_unrecognized_notifications(
+    any_runtime: Runtime, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The driver asks the server not to send UNRECOGNIZED notifications (the default of
+    HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED): Neo4j sends one for every label or property no
+    node has yet, and the driver logs each as a multi-line WARNING."""
+    store = any_runtime.store
+    with caplog.at_level(logging.INFO, logger="neo4j.notifications"):
+        result = store.driver.execute_query(
+            "MATCH (n:NoSuchLabelYet) WHERE n.no_such_property = 1 RETURN count(n) AS c",
+            database_=store.database,
+        )
+    assert result.records[0]["c"] == 0
+    kinds = {s.classification for s in result.summary.gql_status_objects}
+    assert neo4j.NotificationClassification.UNRECOGNIZED not in kinds
+    assert [r for r in caplog.records if r.name.startswith("neo4j.notifications")] == []
 
 
 def test_schema_is_idempotent(any_runtime: Runtime) -> None:
