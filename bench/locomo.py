@@ -14,7 +14,9 @@ linked). Every question except category 5 and those without evidence is asked th
 from the graph): dense vector only (exact), BM25, and their reciprocal-rank fusion. Ablations,
 the same `recall` on the same engine: ``no-expand`` (no graph expansion) and ``seeds-only``
 (hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker or date cues).
-Post-retrieval maintenance is not run during the evaluation, so questions cannot leak into each
+Recalls ask for the nearest memories even when nothing clears the relevance floor
+(``include_gap``): the bench measures the ranking, not the gap threshold. Post-retrieval
+maintenance is not run during the evaluation, so questions cannot leak into each
 other through co-retrieval links.
 
 ``--budget N ...``: each question is also asked through the context bundle (``context``) at each
@@ -116,7 +118,7 @@ def evaluate(
     for q in conv.questions:
         started = time.perf_counter()
         result = retrieval.recall(
-            rt.store, rt.embedder, namespace, retrieval.RecallRequest(context=q.question, k=K)
+            rt.store, rt.embedder, namespace, retrieval.RecallRequest(context=q.question, k=K, include_gap=True)
         )
         latencies.append((time.perf_counter() - started) * 1000)
         tables["cascade"].add(q, _dia_ids(result))
@@ -136,7 +138,7 @@ def evaluate(
                 rt.store,
                 rt.embedder,
                 namespace,
-                retrieval.RecallRequest(context=q.question, k=K),
+                retrieval.RecallRequest(context=q.question, k=K, include_gap=True),
                 config,
             )
             tables[name].add(q, _dia_ids(ablated))

@@ -129,6 +129,10 @@ class Settings:
     # The core block (graph.upkeep.core): memories in it at most, and the explicit uses that
     # make a memory of any type a candidate.
     core_size: int = 10
+    # Relevance verification (recall with verify: true, an LLM configured): how long a recall
+    # waits for the model, and how many of its best candidates the model checks.
+    verify_timeout_s: float = 5.0
+    verify_top_m: int = 8
     core_min_uses: int = 2
     extra: Mapping[str, str] = field(default_factory=dict)
 
@@ -143,6 +147,8 @@ class Settings:
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)
         _check_range("HIPPOGRAPH_RECALL_UPKEEP_INTERVAL_S", self.recall_upkeep_interval_s, 0, 60)
         _check_range("HIPPOGRAPH_GC_YOUNG_THRESHOLD", self.gc_young_threshold, 100, 10_000_000)
+        _check_range("HIPPOGRAPH_VERIFY_TIMEOUT_S", self.verify_timeout_s, 0.1, 60)
+        _check_range("HIPPOGRAPH_VERIFY_TOP_M", self.verify_top_m, 1, 50)
         _check_range(
             "HIPPOGRAPH_CONSOLIDATE_LLM_MAX_CALLS", self.consolidate_llm_max_calls, 0, 1_000_000
         )

@@ -16,6 +16,7 @@ from hippograph.api.types import (
     MemoryPage,
     MemoryType,
     RecallResult,
+    RejectedMode,
     Relation,
     RememberPayload,
     ScoredMemory,
@@ -73,7 +74,10 @@ class MemoryQuery:
 
     @strawberry.field(
         description="What is relevant now: hybrid seeds, graph expansion, one ranking. "
-        "Negative rules whose triggers match are always included (flagged)."
+        "Negative rules whose triggers match are always included (flagged). When nothing "
+        "relevant is found (gap) no memories are returned unless includeGap. verify: the "
+        "configured LLM checks the best candidates; rejected ones are dropped or flagged "
+        "(rejected: DROP | FLAG); 'verification' says whether it ran."
     )
     async def recall(
         self,
@@ -87,6 +91,9 @@ class MemoryQuery:
         include_archived: bool = False,
         include_history: bool = False,
         explain: bool = False,
+        verify: bool = False,
+        rejected: RejectedMode = RejectedMode.DROP,
+        include_gap: bool = False,
     ) -> RecallResult:
         rt = runtime(info)
         request = retrieval.RecallRequest(
@@ -98,6 +105,9 @@ class MemoryQuery:
             include_archived=include_archived,
             include_history=include_history,
             explain=explain,
+            verify=verify,
+            rejected=rejected.value,
+            include_gap=include_gap,
         )
         result = await run_in_threadpool(
             retrieval.recall,
@@ -107,6 +117,7 @@ class MemoryQuery:
             request,
             config=rt.cascade,
             limits=rt.limits,
+            verifier=rt.verifier,
         )
         rt.after_recall(namespace, context, result)
         return RecallResult.of(result)

@@ -52,6 +52,12 @@ class Relation(Enum):
     DERIVED_FROM = "DERIVED_FROM"
 
 
+@strawberry.enum
+class RejectedMode(Enum):
+    DROP = "drop"
+    FLAG = "flag"
+
+
 @strawberry.type
 class Source:
     session_id: str | None
@@ -246,6 +252,9 @@ class RecallItem:
     memory: Memory
     score: float
     flagged: bool = strawberry.field(description="A negative rule whose trigger matched.")
+    rejected: bool = strawberry.field(
+        description="The configured LLM found it irrelevant (returned with rejected: FLAG)."
+    )
     history: list[HistoryEntry]
     explanation: Explanation | None
 
@@ -258,6 +267,9 @@ class RecallResult:
     topic_reset: bool
     embed_ms: float
     total_ms: float
+    verification: str = strawberry.field(
+        description="'not requested', 'verified', or 'unverified: <why>' (the ranking as is)."
+    )
 
     @classmethod
     def of(cls, r: retrieval.RecallResult) -> RecallResult:
@@ -267,6 +279,7 @@ class RecallResult:
                     memory=Memory.of(i.memory),
                     score=i.score,
                     flagged=i.flagged,
+                    rejected=i.rejected,
                     history=[
                         HistoryEntry(
                             id=h.id,
@@ -286,4 +299,5 @@ class RecallResult:
             topic_reset=r.topic_reset,
             embed_ms=r.embed_ms,
             total_ms=r.total_ms,
+            verification=r.verification,
         )

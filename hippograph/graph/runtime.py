@@ -12,11 +12,13 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.recall import bundle, feedback
 from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
 from hippograph.graph.recall.nextturn import NextTurn
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.recall.retrieval import Recalled, RecallResult
+from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
 from hippograph.graph.validate import Limits
 from hippograph.graph.write import formation, privacy
@@ -82,6 +84,8 @@ class Runtime:
     closers: list[Callable[[], None]] = field(default_factory=list)
     # Next-turn mode: context bundles built in the background (None: not offered, e.g. jobs).
     next_turn: NextTurn | None = None
+    # Relevance verification by the configured LLM (None: no LLM configured).
+    verifier: Verifier | None = None
 
     @classmethod
     def assemble(cls, settings: Settings, store: Store, embedder: Embedder) -> Runtime:
@@ -92,6 +96,18 @@ class Runtime:
         rt.closers.append(tools.close)
         rt.upkeep = RecallUpkeep(store, rt.background, interval_s=settings.recall_upkeep_interval_s)
         rt.next_turn = NextTurn(rt.context_bundle)
+        if settings.llm_base_url:
+            # A client of its own: a recall waits on it, so its timeout is the recall's bound.
+            client = ChatClient(
+                LLMConfig(
+                    base_url=settings.llm_base_url,
+                    model=settings.llm_model,
+                    api_key=settings.llm_api_key or None,
+                    timeout_s=settings.verify_timeout_s,
+                )
+            )
+            rt.closers.append(client.close)
+            rt.verifier = Verifier(client, top_m=settings.verify_top_m)
         return rt
 
     @classmethod
@@ -234,6 +250,7 @@ class RecallUpkeep:
                 self._timer = None
         shown: dict[str, list[list[str]]] = {}
         judged: dict[str, list[tuple[Sequence[str], Sequence[str]]]] = {}
+        rejected: dict[str, list[Sequence[str]]] = {}
         for namespace, context, result in pending:
             if result.gap:
                 redacted = privacy.apply(context, field="context", mode="redact")
@@ -243,7 +260,14 @@ class RecallUpkeep:
             if not items:
                 continue
             shown.setdefault(namespace, []).append([item.memory.id for item in items])
-            if self.judge is not None:
+            verdict = result.verdict
+            if verdict is not None and verdict.verified:
+                # The configured LLM checked this recall: its verdict is the evidence.
+                if verdict.relevant:
+                    judged.setdefault(namespace, []).append((verdict.relevant, verdict.relevant))
+                if verdict.rejected:
+                    rejected.setdefault(namespace, []).append(verdict.rejected)
+            elif self.judge is not None:
                 relevant = self._judged(context, items)
                 if relevant:
                     judged.setdefault(namespace, []).append((relevant, relevant))
@@ -251,6 +275,8 @@ class RecallUpkeep:
             self._safely(feedback.returned, namespace, ids)
         for namespace, uses in judged.items():
             self._safely(feedback.after_recalls, namespace, uses)
+        for namespace, refused in rejected.items():
+            self._safely(feedback.reject, namespace, refused)
 
     def _judged(self, context: str, items: Sequence[Recalled]) -> list[str]:
         """The judge's relevant ids, limited to what the recall returned (none on failure)."""

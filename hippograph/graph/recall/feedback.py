@@ -353,3 +353,26 @@ def list_gaps(store: Store, namespace: str, first: int = 20) -> list[Gap]:
         )
         for r in rows
     ]
+
+
+# Base confidence kept per rejection by relevance verification: about a tenth of an unhelpful
+# rating's step, so one judgement never sinks a memory (a model can be wrong).
+REJECT_FACTOR = 0.97
+
+
+def reject(
+    store: Store, namespace: str, recalls: Sequence[Sequence[str]], now: datetime | None = None
+) -> int:
+    """Memories relevance verification rejected (per recall, the ids): each rejection keeps
+    ``REJECT_FACTOR`` of the base and current confidence and is counted
+    (``rejected_count``, ``last_rejected_at``). Returns the memories touched."""
+    validate.namespace(namespace)
+    times: Counter[str] = Counter()
+    for ids in recalls:
+        times.update({validate.memory_id(i, "memoryIds") for i in ids})
+    if not times:
+        return 0
+    rows = [{"id": i, "times": n, "factor": REJECT_FACTOR**n} for i, n in times.items()]
+    stamp = to_iso(now or datetime.now(UTC))
+    found = store.write("feedback/reject", namespace=namespace, rows=rows, now=stamp)
+    return int(found[0]["touched"]) if found else 0

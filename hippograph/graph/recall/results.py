@@ -19,6 +19,13 @@ class RecallRequest:
     include_archived: bool = False
     include_history: bool = False
     explain: bool = False
+    # With an LLM configured, have it check the best candidates (graph.recall.verify);
+    # rejected ones are dropped ("drop") or returned marked ("flag").
+    verify: bool = False
+    rejected: str = "drop"
+    # A recall that finds nothing relevant (a gap) returns no memories unless this asks for
+    # the nearest anyway (negative rules that trigger are always returned).
+    include_gap: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,6 +70,7 @@ class Recalled:
     memory: Memory
     score: float
     flagged: bool = False
+    rejected: bool = False  # the LLM found it irrelevant (returned only with rejected="flag")
     history: tuple[HistoryEntry, ...] = ()
     explanation: Explanation | None = None
 
@@ -75,6 +83,22 @@ class RecallResult:
     topic_reset: bool
     embed_ms: float
     total_ms: float
+    # "not requested", "verified", or "unverified: <why>" (graph.recall.verify)
+    verification: str = "not requested"
+    verdict: Verdict | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Verdict:
+    """What relevance verification found among the checked candidates."""
+
+    status: str  # "verified", or "unverified: <why>"
+    relevant: tuple[str, ...] = ()
+    rejected: tuple[str, ...] = ()
+
+    @property
+    def verified(self) -> bool:
+        return self.status == "verified"
 
 
 @dataclass

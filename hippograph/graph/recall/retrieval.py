@@ -21,6 +21,7 @@ history); ``results`` holds the request and answer records.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from hippograph.graph import validate
 from hippograph.graph.model import MEMORY_TYPES
@@ -35,9 +36,11 @@ from hippograph.graph.recall.results import Recalled as Recalled
 from hippograph.graph.recall.results import RecallRequest as RecallRequest
 from hippograph.graph.recall.results import RecallResult as RecallResult
 from hippograph.graph.recall.results import Step as Step
+from hippograph.graph.recall.results import Verdict
 from hippograph.graph.recall.seeds import POOL, fulltext_hits, prf, relevance, seeds, vector_hits
 from hippograph.graph.recall.seeds import query_words as query_words
 from hippograph.graph.recall.surface import materialize, triggered, with_history, with_negatives
+from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.revalidating import Revalidating
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
@@ -59,14 +62,17 @@ def recall(
     config: CascadeConfig = DEFAULT_CASCADE,
     *,
     limits: validate.Limits = validate.Limits(),  # noqa: B008 - immutable
+    verifier: Verifier | None = None,
 ) -> RecallResult:
-    """The memories relevant to ``request.context``, best first (see the module docstring)."""
+    """The memories relevant to ``request.context``, best first (see the module docstring).
+    ``verifier``: checks the best candidates when the request asks (the configured LLM)."""
     started = time.perf_counter()
     validate.namespace(namespace)
     context = validate.content(request.context, limits, "context")
     k = validate.top_k(request.k, limits)
     for i, t in enumerate(request.memory_types):
         validate.choice(t, MEMORY_TYPES, f"memoryTypes[{i}]")
+    validate.choice(request.rejected, REJECTED, "rejected")
     scope = {"project": request.project, "session_id": request.session_id}
     statuses = ["active", "archived"] if request.include_archived else ["active"]
 
@@ -131,18 +137,46 @@ def recall(
     chosen, reset = session_filter(store, namespace, request, query, ranked, k, config)
     items = materialize(store, namespace, chosen, embedding, scoring.pairs([c.id for c in chosen]))
     items = with_negatives(store, namespace, items, flagged, query)
+    gap = best < config.min_relevance and not flagged
+    if best < config.min_relevance and not request.include_gap:
+        items = [r for r in items if r.flagged]  # nothing relevant: only the rules that trigger
+    verdict = None
+    verification = "not requested"
+    if request.verify:
+        if verifier is None:
+            verification = "unverified: no LLM is configured"
+        else:
+            verdict = verifier.verify(context, items)
+            verification = verdict.status
+            items = _apply_verdict(items, verdict, request.rejected)
     if request.include_history:
         items = with_history(store, namespace, items)
     if not request.explain:
         items = [
-            Recalled(memory=r.memory, score=r.score, flagged=r.flagged, history=r.history)
+            Recalled(memory=r.memory, score=r.score, flagged=r.flagged, rejected=r.rejected,
+                     history=r.history)
             for r in items
-        ]
+        ]  # fmt: skip
     return RecallResult(
         items=tuple(items),
-        gap=best < config.min_relevance and not flagged,
+        gap=gap,
+        verification=verification,
+        verdict=verdict,
         best_relevance=best,
         topic_reset=reset,
         embed_ms=embed_ms,
         total_ms=(time.perf_counter() - started) * 1000,
     )
+
+
+REJECTED = ("drop", "flag")
+
+
+def _apply_verdict(items: list[Recalled], verdict: Verdict, mode: str) -> list[Recalled]:
+    """Drop or mark what the verifier rejected (an unverified verdict changes nothing)."""
+    if not verdict.verified or not verdict.rejected:
+        return items
+    rejected = set(verdict.rejected)
+    if mode == "drop":
+        return [r for r in items if r.memory.id not in rejected]
+    return [replace(r, rejected=True) if r.memory.id in rejected else r for r in items]
