@@ -102,10 +102,14 @@ def test_hops_after_the_first_expand_at_most_later_frontier_memories(
     assert second_hops[0] > 1 and second_hops[1] == 1
 
 
-def test_no_seed_above_the_floor_still_answers(runtime: Runtime, namespace: str) -> None:
+def test_no_seed_above_the_floor_is_a_gap_that_answers_only_when_asked(
+    runtime: Runtime, namespace: str
+) -> None:
     converse(runtime, namespace)
     result = recall(runtime, namespace, "What did Jon book?", k=3)
-    assert result.items and result.gap
+    assert result.gap and result.items == ()
+    nearest = recall(runtime, namespace, "What did Jon book?", k=3, include_gap=True)
+    assert nearest.gap and len(nearest.items) == 3
 
 
 def test_adjacency_linking_is_idempotent(runtime: Runtime, namespace: str) -> None:
