@@ -28,6 +28,7 @@ from starlette.requests import Request
 
 from hippograph.api.mcp_tools import BY_NAME, TOOLS
 from hippograph.api.schema import schema
+from hippograph.client.errors import BAD_REQUEST
 from hippograph.graph import validate
 from hippograph.graph.errors import HippographError, InvalidInput
 from hippograph.graph.runtime import Runtime
@@ -35,9 +36,6 @@ from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)
 NAMESPACE_HEADER = "X-Hippograph-Namespace"
-# A request the GraphQL layer rejects before any resolver runs (a variable of the wrong type):
-# graphql-core gives such errors no code.
-BAD_REQUEST = "BAD_REQUEST"
 INVALID_PARAMS = -32602
 INSTRUCTIONS = (
     "Long-term memory. Call recall with the current turn to get what is relevant; remember what "
@@ -109,6 +107,8 @@ async def execute(document: str, arguments: dict[str, Any], caller: Caller) -> t
     if result.errors:
         first = result.errors[0]
         extensions = dict(first.extensions or {})
+        # No code: the GraphQL layer refused the request before a resolver ran (a variable of
+        # the wrong type); the client library reports the same code for it.
         return _error(str(extensions.pop("code", BAD_REQUEST)), first.message, extensions)
     data = result.data or {}
     return types.CallToolResult(

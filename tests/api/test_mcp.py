@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
-import threading
-import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -18,7 +15,6 @@ import anyio
 import httpx2
 import mcp_types as types
 import pytest
-import uvicorn
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -27,6 +23,7 @@ from hippograph.api.app import create_app
 from hippograph.api.mcp import NAMESPACE_HEADER
 from hippograph.graph.runtime import Runtime
 from tests.conftest import wipe
+from tests.live_server import serve_in_thread
 
 TOOL_NAMES = {
     "remember", "recall", "search", "list", "forget", "link", "tag", "untag", "supersede",
@@ -35,30 +32,10 @@ TOOL_NAMES = {
 EXE = str(Path(sys.executable).parent / "hippograph")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def mcp_url(arcadedb_runtime: Runtime) -> Iterator[str]:
-    """The real app in a real uvicorn server on a free loopback port (a thread of this process,
-    so it shares the session's engine)."""
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(runtime=arcadedb_runtime), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with serve_in_thread(create_app(runtime=arcadedb_runtime)) as base:
+        yield f"{base}/mcp"
 
 
 Session = Callable[[str, dict[str, Any]], Awaitable[types.CallToolResult]]
