@@ -118,7 +118,10 @@ def evaluate(
     for q in conv.questions:
         started = time.perf_counter()
         result = retrieval.recall(
-            rt.store, rt.embedder, namespace, retrieval.RecallRequest(context=q.question, k=K, include_gap=True)
+            rt.store,
+            rt.embedder,
+            namespace,
+            retrieval.RecallRequest(context=q.question, k=K, include_gap=True),
         )
         latencies.append((time.perf_counter() - started) * 1000)
         tables["cascade"].add(q, _dia_ids(result))

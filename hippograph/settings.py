@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Literal
 
-from hippograph.graph.errors import ConfigError
+from hippograph.graph import validate
+from hippograph.graph.errors import ConfigError, InvalidInput
 
 Backend = Literal["arcadedb", "neo4j"]
 PrivacyMode = Literal["redact", "reject"]
@@ -68,6 +69,9 @@ class Settings:
     privacy_mode: PrivacyMode = "redact"
     host: str = "127.0.0.1"
     port: int = 8000
+    # The namespace of `hippograph mcp` (stdio), and of /mcp callers that send no
+    # X-Hippograph-Namespace header (until API keys decide it).
+    mcp_namespace: str = "default"
     llm_base_url: str = ""
     llm_model: str = ""
     llm_api_key: str = ""
@@ -137,6 +141,10 @@ class Settings:
     extra: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        try:
+            validate.namespace(self.mcp_namespace)
+        except InvalidInput as exc:
+            raise ConfigError("HIPPOGRAPH_MCP_NAMESPACE", exc.message) from None
         _check_range("HIPPOGRAPH_BOLT_PORT", self.bolt_port, 0, 65535)
         _check_range("HIPPOGRAPH_PORT", self.port, 0, 65535)
         _check_range("HIPPOGRAPH_MAX_CONTENT_BYTES", self.max_content_bytes, 16, 1024 * 1024)

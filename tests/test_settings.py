@@ -64,6 +64,15 @@ def test_an_unknown_embedding_backend_names_its_variable() -> None:
     assert "'onnx' or 'torch'" in str(caught.value)
 
 
+def test_the_mcp_namespace_is_read_and_checked() -> None:
+    assert Settings.from_env({}).mcp_namespace == "default"
+    assert Settings.from_env({"HIPPOGRAPH_MCP_NAMESPACE": "agent-7"}).mcp_namespace == "agent-7"
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"HIPPOGRAPH_MCP_NAMESPACE": "two words"})
+    assert caught.value.variable == "HIPPOGRAPH_MCP_NAMESPACE"
+    assert "1-128 characters" in str(caught.value)
+
+
 def test_the_embedding_cache_dir_is_a_path() -> None:
     settings = Settings.from_env({"HIPPOGRAPH_EMBEDDING_CACHE_DIR": "/tmp/x"})
     assert settings.embedding_cache_dir == Path("/tmp/x")

@@ -1,4 +1,5 @@
-"""The Starlette app: GraphQL (with GraphiQL) at /graphql, liveness at /healthz.
+"""The Starlette app: GraphQL (with GraphiQL) at /graphql, MCP (Streamable HTTP) at /mcp,
+liveness at /healthz.
 
 The graph driver, the embedded engine and the embedding model open once, in the lifespan.
 """
@@ -17,6 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
+from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
 from hippograph.graph.recall import warmup
 from hippograph.graph.runtime import Runtime
@@ -68,15 +70,21 @@ def create_app(
     """Build the app. With ``runtime`` the caller owns it (tests share one engine); otherwise the
     lifespan opens one from ``settings`` (or the environment) and closes it on shutdown."""
 
+    settings = settings or (runtime.settings if runtime else Settings.from_env())
+    mcp = http_mount(settings.host)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with mcp.run(), _runtime(app):
+            yield
+
+    @contextlib.asynccontextmanager
+    async def _runtime(app: Starlette) -> AsyncIterator[None]:
         if runtime is not None:
             app.state.runtime = runtime
             yield
             return
-        opened = await run_in_threadpool(
-            Runtime.open, settings or Settings.from_env(), attach=False
-        )
+        opened = await run_in_threadpool(Runtime.open, settings, attach=False)
         app.state.runtime = opened
         try:
             await run_in_threadpool(_warm, opened)
@@ -89,6 +97,7 @@ def create_app(
     graphql = HippographGraphQL(schema, graphql_ide="graphiql")
     routes = [
         Route("/graphql", graphql, methods=["GET", "POST"]),
+        Route("/mcp", mcp.endpoint, methods=["GET", "POST", "DELETE"]),
         Route("/healthz", healthz),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

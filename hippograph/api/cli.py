@@ -62,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     data_dir_arg(serve)
     serve.set_defaults(command=cmd_serve)
 
+    mcp = sub.add_parser("mcp", help="serve the memory tools over MCP on stdin/stdout")
+    mcp.add_argument(
+        "--namespace", "-n", default=None, help="default: HIPPOGRAPH_MCP_NAMESPACE, else 'default'"
+    )
+    data_dir_arg(mcp)
+    mcp.set_defaults(command=cmd_mcp)
+
     rem = sub.add_parser("remember", help="remember one memory and print it")
     rem.add_argument("content")
     rem.add_argument("--namespace", "-n", default="default")
@@ -123,6 +130,15 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return serve.run(
         settings, sock, on_ready=lambda: print(f"hippograph: ready. GraphiQL: {url}", flush=True)
     )
+
+
+def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
+    import anyio
+
+    from hippograph.api.mcp import serve_stdio
+
+    anyio.run(serve_stdio, settings, args.namespace or settings.mcp_namespace)
+    return 0
 
 
 def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:

@@ -127,7 +127,10 @@ class Overloaded(HippographError):
 
     def __init__(self, what: str, why: str) -> None:
         super().__init__(f"{what}: {why}; try again later")
-        self.what = what
+        self.what, self.why = what, why
+
+    def extensions(self) -> dict[str, object]:
+        return {"code": self.code, "what": self.what, "why": self.why}
 
 
 class LLMError(HippographError):

@@ -11,8 +11,16 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import anyio
 import httpx
+import httpx2
 import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from hippograph.api.mcp import NAMESPACE_HEADER
+from hippograph.client import Client as HippographClient
 
 EXE = str(Path(sys.executable).parent / "hippograph")
 pytestmark = pytest.mark.slow
@@ -148,3 +156,41 @@ def test_second_server_on_the_same_data_dir_is_refused(
     assert "DATA_DIR_IN_USE" in second.stderr
     assert f"held by process {proc.pid}" in second.stderr
     assert "HIPPOGRAPH_GRAPH_URI=bolt://127.0.0.1:" in second.stderr
+
+
+def test_mcp_over_stdio_attaches_and_over_http_sees_it(
+    server: tuple[str, Path, subprocess.Popen[str]],
+) -> None:
+    """`hippograph mcp` attaches to the serving engine; the served /mcp and the Python client
+    read what it wrote; /mcp refuses a Host that is not loopback (DNS rebinding)."""
+    url, data_dir, _ = server
+    base = url.removesuffix("/graphql")
+    params = StdioServerParameters(
+        command=EXE, args=["mcp", "-n", "e2e-mcp"], env=_env(data_dir, 0)
+    )
+
+    async def over_stdio() -> str:
+        async with Client(params, read_timeout_seconds=180) as client:
+            done = await client.call_tool(
+                "remember", {"memories": [{"content": "Wren repairs clocks on weekends"}]}
+            )
+            assert not done.is_error, done.content
+            assert isinstance(done.structured_content, dict)
+            return str(done.structured_content["remembered"][0]["memory"]["id"])
+
+    async def over_http() -> list[str]:
+        headers = {NAMESPACE_HEADER: "e2e-mcp"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=60) as http,
+            Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client,
+        ):
+            found = await client.call_tool("search", {"query": "who fixes clocks?", "k": 1})
+            assert isinstance(found.structured_content, dict)
+            return [r["memory"]["id"] for r in found.structured_content["results"]]
+
+    memory_id = anyio.run(over_stdio)
+    assert anyio.run(over_http) == [memory_id]
+    with HippographClient(url, namespace="e2e-mcp") as client:
+        assert client.memory(memory_id).content == "Wren repairs clocks on weekends"
+    rebinding = httpx.post(f"{base}/mcp", headers={"Host": "evil.example:80"}, json={}, timeout=30)
+    assert rebinding.status_code in (403, 421)

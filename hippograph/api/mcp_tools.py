@@ -1,0 +1,183 @@
+"""The MCP tools: one per memory action, each a GraphQL document of ``hippograph.client``.
+
+A tool's arguments are its document's variables less ``namespace`` (the server fills that in
+from its configuration or the caller's credentials); its structured output is the document's
+``data``. The annotations are hints to the agent's host, set to what each action does.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import mcp_types as types
+
+from hippograph.api.mcp_schema import input_schema, output_schema
+from hippograph.api.schema import schema
+from hippograph.client import documents
+
+SERVER_FILLED = frozenset({"namespace"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    document: str
+    read_only: bool
+    destructive: bool = False
+    idempotent: bool = False
+
+    @functools.cached_property
+    def tool(self) -> types.Tool:
+        graphql = schema._schema
+        return types.Tool(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            input_schema=input_schema(graphql, self.document, omit=SERVER_FILLED),
+            output_schema=output_schema(graphql, self.document),
+            annotations=types.ToolAnnotations(
+                title=self.title,
+                read_only_hint=self.read_only,
+                destructive_hint=self.destructive,
+                idempotent_hint=self.idempotent,
+                open_world_hint=False,
+            ),
+        )
+
+    @property
+    def arguments(self) -> frozenset[str]:
+        return frozenset(self.tool.input_schema["properties"])
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        name="remember",
+        title="Remember",
+        description=(
+            "Store one memory or a batch (atomically: all or none). Each goes through the write "
+            "path's decision against its nearest memories (ADD, UPDATE, SUPERSEDE, CONTRADICT, "
+            "or NOOP, which reinforces the identical memory); the result says which and why."
+        ),
+        document=documents.REMEMBER,
+        # UPDATE and SUPERSEDE change existing memories, but their earlier texts and the
+        # replaced facts stay in `history`: nothing is lost. Repeating reinforces (strength+1).
+        read_only=False,
+    ),
+    ToolSpec(
+        name="recall",
+        title="Recall",
+        description=(
+            "What is relevant to a context (the current turn): hybrid seeds, graph expansion, one "
+            "ranking. explain adds the seed, path and score components of each memory. Negative "
+            "rules whose triggers match are always returned, flagged. Not read-only: the recalled "
+            "memories are counted as used and linked together, and a context that finds nothing "
+            "is logged as a gap."
+        ),
+        document=documents.RECALL,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="search",
+        title="Search",
+        description="Plain vector top-k over active memories (no graph expansion, no upkeep).",
+        document=documents.SEARCH,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="list",
+        title="List memories",
+        description=(
+            "Memories matching a filter (type, scope, tag, status, text, project, session), "
+            "newest first; pass nextCursor back as after for the next page."
+        ),
+        document=documents.LIST,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="forget",
+        title="Forget",
+        description=(
+            "Archive a memory, or with hard delete it and its edges. A tombstone keeps it from "
+            "coming back through ingest or rebuild."
+        ),
+        document=documents.FORGET,
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="link",
+        title="Link",
+        description=(
+            "Link two memories (RELATES_TO, CONTRADICTS or DERIVED_FROM); linking again "
+            "reinforces the edge's confidence."
+        ),
+        document=documents.LINK,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="tag",
+        title="Tag",
+        description="Add tags to a memory; returns the memory.",
+        document=documents.TAG,
+        read_only=False,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="untag",
+        title="Untag",
+        description="Remove tags from a memory; returns the memory.",
+        document=documents.UNTAG,
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="supersede",
+        title="Supersede",
+        description=(
+            "Mark oldId as superseded by newId (a SUPERSEDES edge): recall then returns the new "
+            "memory in its place. Returns the old memory."
+        ),
+        document=documents.SUPERSEDE,
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="history",
+        title="History",
+        description=(
+            "How a memory came to be: the write decisions about it, its earlier texts, the "
+            "memories it superseded, those that superseded it and its contradictions."
+        ),
+        document=documents.HISTORY,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="ingest",
+        title="Ingest turns",
+        description=(
+            "Append conversation turns to the episode log (secrets redacted first) and extract "
+            "facts from those that are due; flush extracts every buffered turn now. A turn is "
+            "identified by its session and index: sending it again stores nothing."
+        ),
+        document=documents.INGEST,
+        read_only=False,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="feedback",
+        title="Feedback",
+        description=(
+            "Rate a recalled memory: helpful raises and confirms its confidence, unhelpful "
+            "lowers it gently."
+        ),
+        document=documents.FEEDBACK,
+        read_only=False,
+    ),
+)
+BY_NAME = {t.name: t for t in TOOLS}
