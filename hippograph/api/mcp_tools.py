@@ -72,9 +72,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         description=(
             "What is relevant to a context (the current turn): hybrid seeds, graph expansion, one "
             "ranking. explain adds the seed, path and score components of each memory. Negative "
-            "rules whose triggers match are always returned, flagged. Not read-only: the recalled "
-            "memories are counted as used and linked together, and a context that finds nothing "
-            "is logged as a gap."
+            "rules whose triggers match are always returned, flagged. A context with nothing "
+            "relevant returns no memories unless includeGap. verify has the configured LLM check "
+            "the best candidates (its verdict counts as use or gently decays). Not read-only: "
+            "a recall counts what it returned (diagnostics), its session state and gaps."
         ),
         document=documents.RECALL,
         read_only=False,
@@ -177,6 +178,47 @@ TOOLS: tuple[ToolSpec, ...] = (
             "lowers it gently."
         ),
         document=documents.FEEDBACK,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="context",
+        title="Context for this turn",
+        description=(
+            "The memories relevant to a context as prompt text within a token budget: the core "
+            "block, negative rules that trigger, then recalled memories grouped by kind (with the "
+            "versions they replaced); the lowest-ranked are left out first. Items keep [n] refs "
+            "and their ids, for used and feedback."
+        ),
+        document=documents.CONTEXT,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="observe",
+        title="Observe a turn",
+        description=(
+            "Next-turn mode: hand over this turn's context and return at once; its context "
+            "bundle is built in the background, to be read with pending at the next turn."
+        ),
+        document=documents.OBSERVE,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="pending",
+        title="Pending context",
+        description="The latest context bundle finished for a session (see observe), with its age.",
+        document=documents.PENDING,
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="used",
+        title="Report use",
+        description=(
+            "Report the memories used (e.g. in one answer): each counts an access, which keeps "
+            "it from fading and lifts its rank; memories used together are linked. Being "
+            "returned by recall is not being used."
+        ),
+        document=documents.USED,
         read_only=False,
     ),
 )

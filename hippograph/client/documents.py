@@ -35,16 +35,18 @@ RECALL: Final = (
 query Recall(
   $namespace: String!, $context: String!, $k: Int = 10, $project: String, $sessionId: String,
   $memoryTypes: [MemoryType!], $includeArchived: Boolean = false,
-  $includeHistory: Boolean = false, $explain: Boolean = false
+  $includeHistory: Boolean = false, $explain: Boolean = false, $verify: Boolean = false,
+  $rejected: RejectedMode = DROP, $includeGap: Boolean = false
 ) {
   recall(
     namespace: $namespace, context: $context, k: $k, project: $project, sessionId: $sessionId,
     memoryTypes: $memoryTypes, includeArchived: $includeArchived,
-    includeHistory: $includeHistory, explain: $explain
+    includeHistory: $includeHistory, explain: $explain, verify: $verify,
+    rejected: $rejected, includeGap: $includeGap
   ) {
-    gap bestRelevance topicReset embedMs totalMs
+    gap bestRelevance topicReset embedMs totalMs verification
     items {
-      score flagged
+      score flagged rejected
       memory { ...MemoryFields }
       history { id content createdAt supersededAt reason }
       explanation {
@@ -158,4 +160,44 @@ mutation Feedback($namespace: String!, $memoryId: ID!, $helpful: Boolean!) {
 HEALTH: Final = """
 query Health {
   health { backend graph embedderLoaded embeddingModel embeddingBackend }
+}"""
+
+_BUNDLE = (
+    "text tokens budget format exactTokens dropped gap items { ref id section score truncated }"
+)
+
+CONTEXT: Final = f"""
+query Context(
+  $namespace: String!, $context: String!, $budget: Int = 1000, $format: ContextFormat = MARKDOWN,
+  $sessionId: String, $project: String, $k: Int = 30
+) {{
+  context(
+    namespace: $namespace, context: $context, budget: $budget, format: $format,
+    sessionId: $sessionId, project: $project, k: $k
+  ) {{ {_BUNDLE} }}
+}}"""
+
+OBSERVE: Final = """
+mutation Observe(
+  $namespace: String!, $sessionId: String!, $context: String!, $budget: Int = 1000,
+  $format: ContextFormat = MARKDOWN, $project: String, $k: Int = 30
+) {
+  observe(
+    namespace: $namespace, sessionId: $sessionId, context: $context, budget: $budget,
+    format: $format, project: $project, k: $k
+  ) { accepted replaced waiting }
+}"""
+
+PENDING: Final = f"""
+query Pending($namespace: String!, $sessionId: String!) {{
+  pending(namespace: $namespace, sessionId: $sessionId) {{
+    context observedAt finishedAt ageMs error bundle {{ {_BUNDLE} }}
+  }}
+}}"""
+
+USED: Final = """
+mutation Used($namespace: String!, $memoryIds: [ID!]!) {
+  used(namespace: $namespace, memoryIds: $memoryIds) {
+    memoriesTouched linksCreated linksReinforced
+  }
 }"""

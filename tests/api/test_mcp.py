@@ -27,7 +27,7 @@ from tests.live_server import serve_in_thread
 
 TOOL_NAMES = {
     "remember", "recall", "search", "list", "forget", "link", "tag", "untag", "supersede",
-    "history", "ingest", "feedback",
+    "history", "ingest", "feedback", "context", "observe", "pending", "used",
 }  # fmt: skip
 EXE = str(Path(sys.executable).parent / "hippograph")
 
@@ -88,7 +88,8 @@ def test_lists_every_tool_with_schemas_and_truthful_annotations(mcp_url: str) ->
             if (a := t.annotations) is not None
         }
         assert hints["search"][0] and hints["list"][0] and hints["history"][0]
-        # recall writes (use counts, links, gaps): it must not claim to be read-only
+        assert hints["pending"] == (True, False, True)
+        # recall writes (returned counts, session state, gaps): it must not claim read-only
         assert hints["recall"] == (False, False, False)
         assert hints["forget"] == (False, True, True)
         assert hints["remember"] == (False, False, False)
@@ -172,6 +173,23 @@ def test_every_tool_round_trips_over_http(mcp_url: str, namespace: str) -> None:
             },
         )
         assert again["ingest"]["stored"] == 0 and again["ingest"]["duplicates"] == 1
+
+        bundle = await ok(client, "context", {"context": "what should I brew for Ada?",
+                                               "budget": 120})  # fmt: skip
+        assert 0 < bundle["context"]["tokens"] <= 120
+        assert "Ada prefers green tea in the morning" in bundle["context"]["text"]
+        assert tea in {i["id"] for i in bundle["context"]["items"]}
+        used = await ok(client, "used", {"memoryIds": [tea]})
+        assert used["used"]["memoriesTouched"] == 1
+        seen = await ok(client, "observe", {"sessionId": "turns", "context": "Ada's tea"})
+        assert seen["observe"]["accepted"] is True
+        for _ in range(100):  # the bundle is built in the background
+            pending = await ok(client, "pending", {"sessionId": "turns"})
+            if pending["pending"] is not None:
+                break
+            await anyio.sleep(0.1)
+        assert pending["pending"]["context"] == "Ada's tea"
+        assert "green tea" in pending["pending"]["bundle"]["text"]
 
     over_http(mcp_url, namespace, work)
 
