@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# The browser pages' npm packages (GraphiQL, ...) and the browser-test driver, exact versions.
+WEB_STAMP := web/node_modules/.installed
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
@@ -17,7 +19,16 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-install: $(STAMP)
+# Without npm the API still installs and serves; GraphiQL's page then says how to install its
+# files and the browser tests skip.
+$(WEB_STAMP): web/package.json web/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix web --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+		echo "make: npm not found: GraphiQL's files are not installed (install Node.js 18+ and npm, then make install)"; \
+	fi
+
+install: $(STAMP) $(WEB_STAMP)
 
 serve: install
 	$(VENV)/bin/hippograph serve
@@ -35,4 +46,4 @@ format: install
 	$(VENV)/bin/ruff check --fix hippograph tests bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache web/node_modules tests/artifacts

@@ -25,6 +25,10 @@ NOTIFICATION_CLASSIFICATIONS = (
     "DEPRECATION", "GENERIC", "HINT", "PERFORMANCE", "SCHEMA", "SECURITY", "TOPOLOGY",
     "UNRECOGNIZED", "UNSUPPORTED",
 )  # fmt: skip
+# The source checkout (the package is installed editable by `make install`).
+_CHECKOUT = Path(__file__).resolve().parent.parent
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,6 +76,11 @@ class Settings:
     # The namespace of `hippograph mcp` (stdio), and of /mcp callers that send no
     # X-Hippograph-Namespace header (until API keys decide it).
     mcp_namespace: str = "default"
+    # The GraphiQL page at /graphql (a browser's GET); 0 turns it off, e.g. in production. The
+    # GraphQL endpoint answers either way.
+    graphiql: bool = True
+    # The browser pages' folder: package.json, node_modules (`npm ci`, by `make install`), pages.
+    web_dir: Path = _CHECKOUT / "web"
     llm_base_url: str = ""
     llm_model: str = ""
     llm_api_key: str = ""
@@ -212,7 +221,7 @@ class Settings:
                 continue
             values[f.name] = _coerce(f.name, str(f.type), raw)
         values.update({k: v for k, v in overrides.items() if v is not None})
-        for name in ("data_dir", "embedding_cache_dir"):
+        for name in ("data_dir", "embedding_cache_dir", "web_dir"):
             if name in values:
                 values[name] = Path(str(values[name]))
         return cls(**values)  # type: ignore[arg-type]
@@ -235,6 +244,10 @@ def _coerce(name: str, type_name: str, raw: str) -> object:
             return float(raw)
     except ValueError as exc:
         raise ConfigError(variable, f"{raw!r} is not a number") from exc
+    if type_name == "bool":
+        if raw.strip().lower() in _TRUE + _FALSE:
+            return raw.strip().lower() in _TRUE
+        raise ConfigError(variable, f"{raw!r} is not a switch: use 1 or 0")
     if type_name == "Path":
         return Path(raw)
     return raw

@@ -99,3 +99,21 @@ def test_an_unknown_notification_classification_names_its_variable() -> None:
         Settings.from_env({"HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED": "UNRECOGNIZED,NOISE"})
     assert caught.value.variable == "HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED"
     assert "['NOISE']" in str(caught.value)
+
+
+@pytest.mark.parametrize(("raw", "on"), [("0", False), ("off", False), ("1", True), ("TRUE", True)])
+def test_the_graphiql_switch_is_read_from_the_environment(raw: str, on: bool) -> None:
+    assert Settings.from_env({"HIPPOGRAPH_GRAPHIQL": raw}).graphiql is on
+    assert Settings.from_env({}).graphiql is True
+
+
+def test_a_bad_switch_names_its_variable() -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"HIPPOGRAPH_GRAPHIQL": "maybe"})
+    assert caught.value.variable == "HIPPOGRAPH_GRAPHIQL"
+    assert "use 1 or 0" in str(caught.value)
+
+
+def test_the_web_dir_defaults_to_the_checkout_and_is_a_path() -> None:
+    assert (Settings.from_env({}).web_dir / "package.json").is_file()
+    assert Settings.from_env({"HIPPOGRAPH_WEB_DIR": "/srv/web"}).web_dir == Path("/srv/web")

@@ -1,5 +1,5 @@
 """The Starlette app: GraphQL (with GraphiQL) at /graphql, MCP (Streamable HTTP) at /mcp,
-liveness at /healthz.
+liveness at /healthz, the pages' files under /static (api/web.py).
 
 The graph driver, the embedded engine and the embedding model open once, in the lifespan.
 """
@@ -14,10 +14,11 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
+from hippograph.api import web
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
 from hippograph.graph.recall import warmup
@@ -28,6 +29,15 @@ log = logging.getLogger(__name__)
 
 
 class HippographGraphQL(GraphQL[dict[str, Any], None]):
+    def __init__(self, settings: Settings) -> None:
+        # GraphiQL is our page on our own files (api/web.py), not Strawberry's CDN-loaded one;
+        # with HIPPOGRAPH_GRAPHIQL=0 a browser's GET /graphql answers 404.
+        super().__init__(schema, graphql_ide="graphiql" if settings.graphiql else None)
+        self.web_dir = settings.web_dir
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        return web.graphiql_page(self.web_dir)
+
     async def get_context(self, request: Any, response: Any = None) -> dict[str, Any]:
         return {"request": request, "response": response, "runtime": request.app.state.runtime}
 
@@ -69,8 +79,8 @@ def create_app(
 ) -> Starlette:
     """Build the app. With ``runtime`` the caller owns it (tests share one engine); otherwise the
     lifespan opens one from ``settings`` (or the environment) and closes it on shutdown."""
-
-    settings = settings or (runtime.settings if runtime else Settings.from_env())
+    if settings is None:
+        settings = runtime.settings if runtime is not None else Settings.from_env()
     mcp = http_mount(settings.host)
 
     @contextlib.asynccontextmanager
@@ -94,10 +104,10 @@ def create_app(
         finally:
             await run_in_threadpool(opened.close)
 
-    graphql = HippographGraphQL(schema, graphql_ide="graphiql")
     routes = [
-        Route("/graphql", graphql, methods=["GET", "POST"]),
+        Route("/graphql", HippographGraphQL(settings), methods=["GET", "POST"]),
         Route("/mcp", mcp.endpoint, methods=["GET", "POST", "DELETE"]),
         Route("/healthz", healthz),
+        *web.routes(settings),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -125,10 +125,11 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         ensure_free(settings.data_dir)  # fail fast, before the web server starts
     sock = serve.listen_socket(settings.host, settings.port)  # and before the engine starts
     url = f"http://{settings.host}:{settings.port}/graphql"
+    page = "GraphiQL" if settings.graphiql else "GraphQL"  # HIPPOGRAPH_GRAPHIQL=0: no page
     where = settings.graph_uri or f"embedded ArcadeDB in {settings.data_dir.resolve()}"
-    print(f"hippograph: starting ({where}); GraphiQL will be at {url}", flush=True)
+    print(f"hippograph: starting ({where}); {page} will be at {url}", flush=True)
     return serve.run(
-        settings, sock, on_ready=lambda: print(f"hippograph: ready. GraphiQL: {url}", flush=True)
+        settings, sock, on_ready=lambda: print(f"hippograph: ready. {page}: {url}", flush=True)
     )
 
 
