@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from hippograph.graph.models.embedder import Embedder
-from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.recall import bundle, feedback
 from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
 from hippograph.graph.recall.nextturn import NextTurn
@@ -23,7 +22,7 @@ from hippograph.graph.store.store import Store
 from hippograph.graph.validate import Limits
 from hippograph.graph.write import formation, privacy
 from hippograph.graph.write.decide import Decider
-from hippograph.graph.write.tools import write_tools
+from hippograph.graph.write.tools import chat_client, write_tools
 from hippograph.graph.write.writepath import WritePolicy
 from hippograph.settings import Settings
 
@@ -96,16 +95,9 @@ class Runtime:
         rt.closers.append(tools.close)
         rt.upkeep = RecallUpkeep(store, rt.background, interval_s=settings.recall_upkeep_interval_s)
         rt.next_turn = NextTurn(rt.context_bundle)
-        if settings.llm_base_url:
-            # A client of its own: a recall waits on it, so its timeout is the recall's bound.
-            client = ChatClient(
-                LLMConfig(
-                    base_url=settings.llm_base_url,
-                    model=settings.llm_model,
-                    api_key=settings.llm_api_key or None,
-                    timeout_s=settings.verify_timeout_s,
-                )
-            )
+        # A client of its own: a recall waits on it, so its timeout is the recall's bound.
+        client = chat_client(settings, timeout_s=settings.verify_timeout_s)
+        if client is not None:
             rt.closers.append(client.close)
             rt.verifier = Verifier(client, top_m=settings.verify_top_m)
         return rt

@@ -43,21 +43,26 @@ class WriteTools:
             self.client.close()
 
 
+def chat_client(settings: Settings, *, timeout_s: float | None = None) -> ChatClient | None:
+    """A client of the configured LLM endpoint (None when none is configured); ``timeout_s``
+    overrides ``HIPPOGRAPH_LLM_TIMEOUT_S``."""
+    if not settings.llm_base_url:
+        return None
+    return ChatClient(
+        LLMConfig(
+            base_url=settings.llm_base_url,
+            model=settings.llm_model,
+            api_key=settings.llm_api_key or None,
+            timeout_s=settings.llm_timeout_s if timeout_s is None else timeout_s,
+        )
+    )
+
+
 def write_tools(settings: Settings) -> WriteTools:
     """LLM decider + extractor when ``HIPPOGRAPH_LLM_BASE_URL``/``_MODEL`` are set, else the
     offline ones."""
-    client = None
-    decider: Decider = OfflineDecider()
-    if settings.llm_base_url:
-        client = ChatClient(
-            LLMConfig(
-                base_url=settings.llm_base_url,
-                model=settings.llm_model,
-                api_key=settings.llm_api_key or None,
-                timeout_s=settings.llm_timeout_s,
-            )
-        )
-        decider = LLMDecider(client)
+    client = chat_client(settings)
+    decider: Decider = OfflineDecider() if client is None else LLMDecider(client)
     extraction = ExtractionConfig(
         batch_size=settings.extract_batch_size,
         max_age_s=settings.extract_max_age_s,
