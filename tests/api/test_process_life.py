@@ -26,7 +26,7 @@ from hippograph.settings import Settings
 
 EXE = str(Path(sys.executable).parent / "hippograph")
 STOP_S = 10.0
-ATTACHED_END_S = 45.0
+ATTACHED_END_S = 90.0
 pytestmark = pytest.mark.slow
 
 
@@ -184,8 +184,9 @@ def test_a_worker_attached_to_a_server_that_died_ends_and_leaves_the_data_direct
         server.kill()
         server.communicate(timeout=60)
         started = time.monotonic()
-        # A transaction in flight when the server died is retried for the driver's 30 s; the
-        # worker ends right after (within WAKE_S when it was waiting between jobs).
+        # A transaction in flight when the server died is retried for the driver's 30 s (its
+        # last back-off can end later: 33-34 s measured); the worker ends right after (within
+        # WAKE_S when it was waiting between jobs).
         _, err = worker.communicate(timeout=ATTACHED_END_S)
         took = time.monotonic() - started
     finally:
