@@ -1,9 +1,10 @@
 """The worker: runs due jobs one after another until asked to stop.
 
-It reconnects when the graph goes away (an embedded engine's owner restarting publishes a new
-Bolt port; ``open_store`` re-reads it). A job another worker is running is skipped (its lock).
-On stop (SIGTERM, Ctrl-C) the running job ends after its current batch, 'interrupted', and the
-next run resumes it.
+It reconnects when the graph goes away (Neo4j restarting), except from an embedded engine whose
+owner, a ``serve``, stopped: then it ends with that error (``OwnerGone``) within a second,
+leaving the data directory to the server when it comes back. A job another worker is running
+is skipped (its lock). On stop (SIGTERM, Ctrl-C) the running job ends after its current batch,
+'interrupted', and the next run resumes it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hippograph.graph.errors import GraphUnavailable, LockHeld
-from hippograph.graph.store.store import Store
+from hippograph.graph.store.store import OwnerGone, Store
 from hippograph.graph.upkeep.jobruns import JobRun
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
@@ -53,6 +54,11 @@ class Worker:
             while not self.stop.is_set():
                 try:
                     pause = self.run_due()
+                except OwnerGone:
+                    # Attached to the engine of a server that stopped: starting an engine of
+                    # our own would keep the data directory from the server when it comes
+                    # back, so this is the end (a supervisor restarts the worker).
+                    raise
                 except GraphUnavailable as exc:
                     log.warning("worker: graph unavailable (%s); reconnecting", exc)
                     self.close()
@@ -63,10 +69,13 @@ class Worker:
             log.info("worker stopped")
 
     def pause(self, seconds: float) -> None:
-        """Wait ``seconds`` or until stopped, waking every ``WAKE_S`` for signal handlers."""
+        """Wait ``seconds`` or until stopped, waking every ``WAKE_S`` for signal handlers and,
+        attached to a server's engine, to see that the server still runs."""
         deadline = time.monotonic() + seconds
         while not self.stop.is_set() and (left := deadline - time.monotonic()) > 0:
             self.stop.wait(min(left, WAKE_S))
+            if self._store is not None and self._store.owner is not None:
+                self._store.owner.check()  # OwnerGone as soon as the server stops
 
     def run_due(self) -> float:
         """Run every job due now; return seconds until the next is due."""

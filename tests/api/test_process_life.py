@@ -26,6 +26,7 @@ from hippograph.settings import Settings
 
 EXE = str(Path(sys.executable).parent / "hippograph")
 STOP_S = 10.0
+ATTACHED_END_S = 90.0
 pytestmark = pytest.mark.slow
 
 
@@ -162,3 +163,37 @@ def test_a_command_attached_to_a_server_that_died_fails_with_a_clear_error(
         assert "hippograph serve" in raised.value.message
     finally:
         store.close()
+
+
+def test_a_worker_attached_to_a_server_that_died_ends_and_leaves_the_data_directory(
+    data_dir: Path,
+) -> None:
+    server, _ = _serve(data_dir)
+    worker = subprocess.Popen(
+        [EXE, "worker"],
+        env=_env(data_dir, 0),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert worker.stdout is not None
+        first = worker.stdout.readline()  # the worker's banner, then the due jobs' runs
+        assert "hippograph worker:" in first
+        assert worker.stdout.readline()  # one job ran through the server's engine
+        server.kill()
+        server.communicate(timeout=60)
+        started = time.monotonic()
+        # A transaction in flight when the server died is retried for the driver's 30 s (its
+        # last back-off can end later: 33-34 s measured); the worker ends right after (within
+        # WAKE_S when it was waiting between jobs).
+        _, err = worker.communicate(timeout=ATTACHED_END_S)
+        took = time.monotonic() - started
+    finally:
+        worker.kill()
+        server.kill()
+    assert worker.returncode == 2, err[-2000:]
+    assert took < ATTACHED_END_S
+    assert f"error [GRAPH_UNAVAILABLE]: the server that held {data_dir.resolve()}" in err
+    assert "started the embedded engine" not in err  # it never took the directory over
+    ensure_free(data_dir)

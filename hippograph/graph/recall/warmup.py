@@ -8,9 +8,10 @@ namespace that holds memories (the engine's code for expansion and scoring only 
 rows, and was most of what remained). Recalls without a session, and without the upkeep that
 follows a client's recall, write nothing; what they return is dropped.
 
-On the embedded engine with 2,000 memories (bench/first_recall.py, 2 busy cores), the first
-recall of a fresh process took 4.7-10.2 s (median 5.8) cold; with only the empty-namespace
-recall, 1.1-2.6 s after a warm-up of 1.9-6.6 s.
+On the embedded engine with 2,000 memories (bench/first_recall.py, 2 busy cores, 3 fresh
+processes each): the first recall took 2.9-5.8 s (median 5.2 s) cold, 0.27-0.57 s (median
+0.29 s) after a warm-up of 2.9-4.9 s; with the empty-namespace recall alone it was still
+1.1-2.6 s (the expansion statement, never run on rows, cost most of it).
 """
 
 from __future__ import annotations
