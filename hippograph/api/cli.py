@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from hippograph.api import cli_context, cli_ingest, cli_jobs, serve
+from hippograph.api import cli_context, cli_ingest, cli_jobs, cli_views, serve
 from hippograph.api.cli_common import data_dir_arg, with_runtime
 from hippograph.graph import memories, transfer
 from hippograph.graph.errors import HippographError
@@ -116,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_ingest.register(sub)
     cli_jobs.register(sub)
     cli_context.register(sub)
+    cli_views.register(sub)
     return parser
 
 

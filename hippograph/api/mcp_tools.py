@@ -221,5 +221,27 @@ TOOLS: tuple[ToolSpec, ...] = (
         document=documents.USED,
         read_only=False,
     ),
+    ToolSpec(
+        name="core",
+        title="Core block",
+        description=(
+            "The memories this namespace keeps always in view (negative rules, corrections, "
+            "preferences and what proved useful), and its latest changes."
+        ),
+        document=documents.CORE,
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="profile",
+        title="Profile",
+        description=(
+            "Who the user is and what they want (identity facts, constraints, preferences), "
+            "each with its source memories, and skill proposals from procedures that worked."
+        ),
+        document=documents.PROFILE,
+        read_only=True,
+        idempotent=True,
+    ),
 )
 BY_NAME = {t.name: t for t in TOOLS}

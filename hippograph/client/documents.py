@@ -201,3 +201,21 @@ mutation Used($namespace: String!, $memoryIds: [ID!]!) {
     memoriesTouched linksCreated linksReinforced
   }
 }"""
+
+CORE: Final = (
+    """
+query Core($namespace: String!) {
+  core(namespace: $namespace) { version updatedAt decider memories { ...MemoryFields } }
+  coreChanges(namespace: $namespace, first: 5) { version at decider added removed reason }
+}"""
+    + MEMORY_FIELDS
+)
+
+PROFILE: Final = """
+query Profile($namespace: String!) {
+  profile(namespace: $namespace) {
+    version updatedAt
+    entries { kind attribute subject statement sources }
+    skills { name steps source uses confidence }
+  }
+}"""

@@ -27,7 +27,8 @@ from tests.live_server import serve_in_thread
 
 TOOL_NAMES = {
     "remember", "recall", "search", "list", "forget", "link", "tag", "untag", "supersede",
-    "history", "ingest", "feedback", "context", "observe", "pending", "used",
+    "history", "ingest", "feedback", "context", "observe", "pending", "used", "core",
+    "profile",
 }  # fmt: skip
 EXE = str(Path(sys.executable).parent / "hippograph")
 
@@ -189,6 +190,10 @@ def test_every_tool_round_trips_over_http(mcp_url: str, namespace: str) -> None:
                 break
             await anyio.sleep(0.1)
         assert pending["pending"]["context"] == "Ada's tea"
+        block = await ok(client, "core", {})
+        assert block["core"]["version"] == 0 and block["coreChanges"] == []
+        prof = await ok(client, "profile", {})
+        assert prof["profile"] == {"version": 0, "updatedAt": None, "entries": [], "skills": []}
         assert "green tea" in pending["pending"]["bundle"]["text"]
 
     over_http(mcp_url, namespace, work)
