@@ -63,9 +63,9 @@ def plan(ctx: JobContext, batch: Any) -> tuple[list[dict[str, Any]], list[str]]:
             continue
         initial = float(r["initial"])
         confirmed = int(r["strength"]) > 1 or r["confirmed_at"] is not None
-        created = parse_iso(r["created_at"])
+        learned = parse_iso(r["learned_at"])
         if should_archive_speculative(
-            initial, created, confirmed, ctx.as_of, config=ctx.config.decay
+            initial, learned, confirmed, ctx.as_of, config=ctx.config.decay
         ):
             archive.append(r["id"])
         elif r["confidence"] is None or abs(float(r["confidence"]) - confidence) > _EPSILON:
@@ -84,7 +84,7 @@ def plan(ctx: JobContext, batch: Any) -> tuple[list[dict[str, Any]], list[str]]:
 
 def _confidence(ctx: JobContext, r: Row) -> float:
     used = [
-        parse_iso(t) for t in (r["created_at"], r["last_accessed"], r["last_reinforced_at"]) if t
+        parse_iso(t) for t in (r["learned_at"], r["last_accessed"], r["last_reinforced_at"]) if t
     ]
     return memory_confidence(
         initial=float(r["initial"]),

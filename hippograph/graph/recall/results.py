@@ -19,6 +19,9 @@ class RecallRequest:
     include_archived: bool = False
     include_history: bool = False
     explain: bool = False
+    # ISO time: answer as the store stood then (Memory.current_at); superseded memories current
+    # then come back as themselves, not as their successors.
+    as_of: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
