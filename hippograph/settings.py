@@ -88,6 +88,8 @@ class Settings:
     consolidate_min_interval_s: float = 3600.0
     consolidate_min_new_facts: int = 20
     consolidate_llm_max_calls: int = 500
+    # Days a weak memory must go unused (service clock, from learned or last used) to be archived.
+    consolidate_weak_grace_days: float = 30.0
     extract_batch_size: int = 8
     extract_max_age_s: float = 300.0
     log_level: str = "INFO"
@@ -168,6 +170,9 @@ class Settings:
         _check_range("HIPPOGRAPH_VERIFY_TOP_M", self.verify_top_m, 1, 50)
         _check_range(
             "HIPPOGRAPH_CONSOLIDATE_LLM_MAX_CALLS", self.consolidate_llm_max_calls, 0, 1_000_000
+        )
+        _check_range(
+            "HIPPOGRAPH_CONSOLIDATE_WEAK_GRACE_DAYS", self.consolidate_weak_grace_days, 0, 36_500
         )
         if self.graph_backend not in ("arcadedb", "neo4j"):
             raise ConfigError("HIPPOGRAPH_GRAPH_BACKEND", "must be 'neo4j' or 'arcadedb'")

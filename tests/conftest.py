@@ -14,6 +14,7 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from hippograph.graph import clock  # noqa: E402
 from hippograph.graph.models.embedder import Embedder  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.store.store import Store  # noqa: E402
@@ -99,6 +100,15 @@ def any_runtime(request: pytest.FixtureRequest) -> Runtime:
 @pytest.fixture
 def runtime(arcadedb_runtime: Runtime) -> Runtime:
     return arcadedb_runtime
+
+
+@pytest.fixture(autouse=True)
+def _wall_clock() -> Iterator[None]:
+    """Every test starts and ends on the wall clock: one that pins the service clock
+    (``graph.clock``) cannot leave it pinned for the next."""
+    clock.set_now(None)
+    yield
+    clock.set_now(None)
 
 
 @pytest.fixture

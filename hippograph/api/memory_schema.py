@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Annotated
+
 import strawberry
 from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
@@ -25,6 +28,14 @@ from hippograph.api.types import (
 from hippograph.graph import memories
 from hippograph.graph.recall import retrieval
 from hippograph.graph.write import writepath
+
+AsOf = Annotated[
+    str | None,
+    strawberry.argument(
+        description="ISO time: answer as the store stood then (memories learned by then and "
+        "not yet superseded, archived or forgotten; superseded ones current then come back)."
+    ),
+]
 
 
 @strawberry.type
@@ -54,22 +65,25 @@ class MemoryQuery:
         filter: MemoryFilter | None = None,
         first: int = 20,
         after: str | None = None,
+        as_of: AsOf = None,
     ) -> MemoryPage:
         rt = runtime(info)
         flt = (filter or MemoryFilter()).to_domain()
         page = await run_in_threadpool(
-            memories.list_memories, rt.store, namespace, flt, first=first, after=after
-        )
+            partial(memories.list_memories, first=first, after=after, as_of=as_of),
+            rt.store, namespace, flt,
+        )  # fmt: skip
         return MemoryPage(items=[Memory.of(m) for m in page.items], next_cursor=page.next_cursor)
 
     @strawberry.field(description="Plain vector top-k over active memories.")
     async def search(
-        self, info: Info, namespace: str, query: str, k: int = 10
+        self, info: Info, namespace: str, query: str, k: int = 10, as_of: AsOf = None
     ) -> list[ScoredMemory]:
         rt = runtime(info)
         found = await run_in_threadpool(
-            memories.search, rt.store, rt.embedder, namespace, query, k, limits=rt.limits
-        )
+            partial(memories.search, limits=rt.limits, as_of=as_of),
+            rt.store, rt.embedder, namespace, query, k,
+        )  # fmt: skip
         return [ScoredMemory(memory=Memory.of(s.memory), score=s.score) for s in found]
 
     @strawberry.field(
@@ -94,6 +108,7 @@ class MemoryQuery:
         verify: bool = False,
         rejected: RejectedMode = RejectedMode.DROP,
         include_gap: bool = False,
+        as_of: AsOf = None,
     ) -> RecallResult:
         rt = runtime(info)
         request = retrieval.RecallRequest(
@@ -108,6 +123,7 @@ class MemoryQuery:
             verify=verify,
             rejected=rejected.value,
             include_gap=include_gap,
+            as_of=as_of,
         )
         result = await run_in_threadpool(
             retrieval.recall,

@@ -101,6 +101,15 @@ class Memory:
     warnings: list[str]
     tags: list[str]
     importance: float | None
+    valid_from: str = strawberry.field(
+        description="Event time the fact began to hold (or was said): its createdAt."
+    )
+    valid_until: str | None = strawberry.field(
+        description="Event time its successor began; null while it is current."
+    )
+    recorded_at: str = strawberry.field(
+        description="When the service learned it (service clock); decay counts from here."
+    )
 
     @classmethod
     def of(cls, m: model.Memory) -> Memory:
@@ -139,6 +148,9 @@ class Memory:
             warnings=list(m.warnings),
             tags=list(m.tags),
             importance=m.importance,
+            valid_from=m.created_at,
+            valid_until=m.valid_until,
+            recorded_at=m.learned_at,
         )
 
 

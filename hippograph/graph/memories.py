@@ -17,6 +17,7 @@ from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
     LINK_RELATIONS,
+    STATUSES,
     Memory,
     MemoryFilter,
     NewMemory,
@@ -31,6 +32,8 @@ from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Row, Store, Tx, vector
 
 DEFAULT_LIMITS = validate.Limits()
+# search with asOf: how many nearest memories of any status are read per answer wanted.
+AS_OF_WIDEN = 4
 _LINK_FILES = {
     "RELATES_TO": "link/relates_to",
     "CONTRADICTS": "link/contradicts",
@@ -145,14 +148,27 @@ def to_memory(row: Row) -> Memory:
         warnings=tuple(p.get("warnings") or ()),
         tags=tuple(sorted(row.get("tags") or ())),
         importance=p.get("importance"),
+        recorded_at=p.get("recorded_at"),
+        valid_until=p.get("valid_until"),
+        superseded_at=p.get("superseded_at"),
+        archived_at=p.get("archived_at"),
     )
 
 
 def list_memories(
-    store: Store, namespace: str, flt: MemoryFilter, *, first: int = 20, after: str | None = None
+    store: Store,
+    namespace: str,
+    flt: MemoryFilter,
+    *,
+    first: int = 20,
+    after: str | None = None,
+    as_of: str | None = None,
 ) -> Page:
-    """One page of memories, newest first; ``after`` is the previous page's opaque cursor."""
+    """One page of memories, newest first; ``after`` is the previous page's opaque cursor.
+    ``as_of`` (ISO time): the memories current then (``Memory.current_at``), whatever their
+    status now; the status filter is not applied."""
     validate.namespace(namespace)
+    as_of = validate.as_of(as_of)
     if not 1 <= first <= 500:
         raise InvalidInput("first", f"{first} is outside 1..500", limit=500)
     after_created, after_id = _decode_cursor(after) if after else (None, None)
@@ -160,7 +176,8 @@ def list_memories(
     rows = store.read(
         "memory/list",
         namespace=namespace,
-        status=validate.status(flt.status),
+        status=None if as_of else validate.status(flt.status),
+        as_of=as_of,
         memory_type=flt.memory_type,
         scope=flt.scope,
         project=flt.project,
@@ -236,14 +253,24 @@ def search(
     k: int,
     *,
     limits: validate.Limits = DEFAULT_LIMITS,
+    as_of: str | None = None,
 ) -> list[ScoredMemory]:
-    """Plain vector top-k of active memories."""
+    """Plain vector top-k of active memories; with ``as_of`` (ISO time), of the memories
+    current then (``Memory.current_at``), among the nearest ``AS_OF_WIDEN * k`` of any status."""
     validate.namespace(namespace)
     query = validate.content(query, limits, "query")
     k = validate.top_k(k, limits)
-    seeds = vector_seeds(store, namespace, embedder.embed([query])[0], k)
+    as_of = validate.as_of(as_of)
+    embedding = embedder.embed([query])[0]
+    if as_of is None:
+        seeds = vector_seeds(store, namespace, embedding, k)
+    else:
+        seeds = vector_seeds(store, namespace, embedding, k * AS_OF_WIDEN, statuses=STATUSES)
     by_id = {m.id: m for m in get_many(store, namespace, [i for i, _ in seeds])}
-    return [ScoredMemory(memory=by_id[i], score=s) for i, s in seeds if i in by_id]
+    found = [ScoredMemory(memory=by_id[i], score=s) for i, s in seeds if i in by_id]
+    if as_of is not None:
+        found = [s for s in found if s.memory.current_at(as_of)][:k]
+    return found
 
 
 def forget(

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal
 
+from hippograph.graph import clock
+
 MemoryType = Literal["fact", "preference", "procedure", "correction", "negative"]
 Scope = Literal["global", "project", "session"]
 Provenance = Literal["user_stated", "user_corrected", "observed", "inferred", "extracted"]
@@ -38,8 +40,9 @@ DEFAULT_CONFIDENCE: dict[str, float] = {
 
 
 def now_iso() -> str:
-    """Current UTC time, fixed-width ISO-8601 (sorts correctly as a string on every backend)."""
-    return to_iso(datetime.now(UTC))
+    """The service clock's time (``graph.clock``), fixed-width ISO-8601 (sorts correctly as a
+    string on every backend)."""
+    return to_iso(clock.now())
 
 
 def to_iso(moment: datetime) -> str:
@@ -134,6 +137,27 @@ class Memory:
     warnings: tuple[str, ...]
     tags: tuple[str, ...]
     importance: float | None = None
+    # Two clocks: created_at is event time (when the fact held or was said: the caller's
+    # occurred_at, else when it was stored) and opens the fact's validity; recorded_at is the
+    # service clock's instant it learned the fact (a store from before it was kept: created_at).
+    recorded_at: str | None = None
+    valid_until: str | None = None  # event time its successor began (set by supersede)
+    superseded_at: str | None = None  # service clock: when it was superseded
+    archived_at: str | None = None  # service clock: when it was archived or soft-forgotten
+
+    @property
+    def learned_at(self) -> str:
+        return self.recorded_at or self.created_at
+
+    def current_at(self, as_of: str) -> bool:
+        """Whether the store held this memory as current at ``as_of`` (service clock, ISO):
+        learned by then, and neither superseded nor archived by then."""
+        if self.learned_at > as_of:
+            return False
+        if self.status == "active":
+            return True
+        ended = self.superseded_at or self.archived_at or self.updated_at
+        return ended > as_of
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -16,6 +16,7 @@ from hippograph.graph.model import (
     STATUSES,
     NewMemory,
     parse_iso,
+    to_iso,
 )
 from hippograph.graph.write.tagging import normalize_tag
 
@@ -136,6 +137,12 @@ def timestamp(value: str | None, field: str) -> str | None:
     except (ValueError, AttributeError, TypeError):
         raise InvalidInput(field, f"{value!r} is not an ISO-8601 timestamp") from None
     return value
+
+
+def as_of(value: str | None, field: str = "asOf") -> str | None:
+    """An ``asOf`` time in the stored form (UTC, fixed width) so it compares as a string."""
+    checked = timestamp(value, field)
+    return None if checked is None else to_iso(parse_iso(checked))
 
 
 def new_memory(item: NewMemory, limits: Limits, field: str = "memory") -> NewMemory:

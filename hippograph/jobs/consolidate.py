@@ -33,6 +33,7 @@ def config(settings: Settings) -> ConsolidationConfig:
         min_interval_s=settings.consolidate_min_interval_s,
         min_new_facts=settings.consolidate_min_new_facts,
         llm_max_calls=settings.consolidate_llm_max_calls,
+        weak_grace_days=settings.consolidate_weak_grace_days,
     )
 
 

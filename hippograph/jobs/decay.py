@@ -1,14 +1,16 @@
 """Job ``decay``: recompute every active memory's confidence; archive unconfirmed speculation.
 
 confidence = initial x e^(-age_days / half_life) x (1 + 0.1 ln(access_count + 1)) x trust
-(``graph.upkeep.decay.memory_confidence``), with age counted from the memory's last use: the
-latest of creation, last access and last reinforcement. The value is a function of the stored
+(``graph.upkeep.decay.memory_confidence``), with age counted on service time from the memory's
+last use: the latest of when the service learned it (``recorded_at``; ``created_at`` on a store
+older than it), last access and last reinforcement; never from event time, or a memory about
+the past would be stale on arrival. The value is a function of the stored
 inputs and the run's clock only, so rewriting it is idempotent.
 
 Speculative means *stored* with low confidence: ``initial_confidence`` (as stated, adjusted by
 feedback) under 0.4, not today's decayed value, or every fact would be archived a month after
 fading. Confirmed means stated again (strength > 1) or rated helpful (``confirmed_at``). Such a
-memory is archived ``confirm_within_days`` after creation, without a tombstone, so stating it
+memory is archived ``confirm_within_days`` after it was learned, without a tombstone, so stating it
 again later stores it afresh.
 """
 
@@ -63,9 +65,9 @@ def plan(ctx: JobContext, batch: Any) -> tuple[list[dict[str, Any]], list[str]]:
             continue
         initial = float(r["initial"])
         confirmed = int(r["strength"]) > 1 or r["confirmed_at"] is not None
-        created = parse_iso(r["created_at"])
+        learned = parse_iso(r["learned_at"])
         if should_archive_speculative(
-            initial, created, confirmed, ctx.as_of, config=ctx.config.decay
+            initial, learned, confirmed, ctx.as_of, config=ctx.config.decay
         ):
             archive.append(r["id"])
         elif r["confidence"] is None or abs(float(r["confidence"]) - confidence) > _EPSILON:
@@ -84,7 +86,7 @@ def plan(ctx: JobContext, batch: Any) -> tuple[list[dict[str, Any]], list[str]]:
 
 def _confidence(ctx: JobContext, r: Row) -> float:
     used = [
-        parse_iso(t) for t in (r["created_at"], r["last_accessed"], r["last_reinforced_at"]) if t
+        parse_iso(t) for t in (r["learned_at"], r["last_accessed"], r["last_reinforced_at"]) if t
     ]
     return memory_confidence(
         initial=float(r["initial"]),

@@ -9,6 +9,6 @@ SET m.feedback_at = $now,
 RETURN m.id AS id, coalesce(m.initial_confidence, m.confidence) AS initial,
        m.memory_type AS memory_type, m.provenance AS provenance,
        coalesce(m.access_count, 0) AS access_count, coalesce(m.trust_score, 1.0) AS trust,
-       m.created_at AS created_at, m.last_accessed AS last_accessed,
+       coalesce(m.recorded_at, m.created_at) AS learned_at, m.last_accessed AS last_accessed,
        m.last_reinforced_at AS last_reinforced_at, m.helpful_count AS helpful_count,
        m.unhelpful_count AS unhelpful_count

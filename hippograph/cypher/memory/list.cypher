@@ -7,6 +7,8 @@ WHERE m.namespace = $namespace
   AND ($session_id IS NULL OR m.session_id = $session_id)
   AND ($text IS NULL OR toLower(m.content) CONTAINS $text)
   AND ($tag_uid IS NULL OR EXISTS { MATCH (m)-[:HAS_TAG]->(:Tag {uid: $tag_uid}) })
+  AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of
+       AND (m.status = 'active' OR coalesce(m.superseded_at, m.archived_at, m.updated_at) > $as_of)))
   AND ($after_created IS NULL OR m.created_at < $after_created
        OR (m.created_at = $after_created AND m.id < $after_id))
 WITH m

@@ -30,11 +30,11 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from itertools import combinations
 from typing import Any
 
-from hippograph.graph import validate
+from hippograph.graph import clock, validate
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import normalize_content, parse_iso, to_iso
 from hippograph.graph.store.store import Row, Store, Tx
@@ -160,7 +160,7 @@ def after_recalls(
     reinforced once per use (a new one is created, then reinforced by the others), a memory
     several used counts each use. The result equals applying them one after another."""
     validate.namespace(namespace)
-    stamp = to_iso(now or datetime.now(UTC))
+    stamp = to_iso(now or clock.now())
     pair_times: Counter[tuple[str, str]] = Counter()
     use_times: Counter[str] = Counter()
     for linked_ids, used_ids in recalls:
@@ -192,7 +192,7 @@ def returned(
     if not times:
         return 0
     rows = [{"id": i, "times": n} for i, n in times.items()]
-    stamp = to_iso(now or datetime.now(UTC))
+    stamp = to_iso(now or clock.now())
     found = store.write("feedback/touch_returned", namespace=namespace, rows=rows, now=stamp)
     return int(found[0]["touched"])
 
@@ -252,7 +252,7 @@ def feedback(
     counted as a use. Unhelpful: base confidence x ``unhelpful_factor``. Raises NotFound."""
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id, "memoryId")
-    stamp = to_iso(now or datetime.now(UTC))
+    stamp = to_iso(now or clock.now())
 
     def work(tx: Tx) -> Rating:
         rows = tx.run(
@@ -283,7 +283,7 @@ def feedback(
 
 def _confidence_row(r: Row, now: str, config: DecayConfig) -> dict[str, Any]:
     used = [
-        parse_iso(t) for t in (r["created_at"], r["last_accessed"], r["last_reinforced_at"]) if t
+        parse_iso(t) for t in (r["learned_at"], r["last_accessed"], r["last_reinforced_at"]) if t
     ]
     confidence = memory_confidence(
         initial=float(r["initial"]),
@@ -330,7 +330,7 @@ def log_gap(
         namespace=namespace,
         context=text[:MAX_GAP_CONTEXT],
         best_score=best_score,
-        now=to_iso(now or datetime.now(UTC)),
+        now=to_iso(now or clock.now()),
     )[0]
     return str(row["id"])
 
@@ -373,6 +373,6 @@ def reject(
     if not times:
         return 0
     rows = [{"id": i, "times": n, "factor": REJECT_FACTOR**n} for i, n in times.items()]
-    stamp = to_iso(now or datetime.now(UTC))
+    stamp = to_iso(now or clock.now())
     found = store.write("feedback/reject", namespace=namespace, rows=rows, now=stamp)
     return int(found[0]["touched"]) if found else 0

@@ -5,12 +5,12 @@ back unless it still ranks near the top."""
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from hippograph.graph import clock
 from hippograph.graph.model import now_iso, parse_iso
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.recall_config import CascadeConfig
@@ -74,7 +74,7 @@ def rank(
     windows = cues.WindowIndex(
         cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
     )
-    now = time.time()
+    now = clock.now().timestamp()
     scored: list[Scored] = []
     best = 0.0
     for row in rows:

@@ -26,6 +26,9 @@ class RecallRequest:
     # A recall that finds nothing relevant (a gap) returns no memories unless this asks for
     # the nearest anyway (negative rules that trigger are always returned).
     include_gap: bool = False
+    # ISO time: answer as the store stood then (Memory.current_at); superseded memories current
+    # then come back as themselves, not as their successors.
+    as_of: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -24,7 +24,7 @@ import time
 from dataclasses import replace
 
 from hippograph.graph import validate
-from hippograph.graph.model import MEMORY_TYPES
+from hippograph.graph.model import MEMORY_TYPES, STATUSES
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.expand import Scoring, active_count, expand, score
@@ -54,6 +54,10 @@ _SPEAKERS: Revalidating[tuple[Store, str], list[str]] = Revalidating(
 )
 
 
+def _hidden(store: Store, namespace: str, as_of: str) -> set[str]:
+    return {r["id"] for r in store.read("recall/as_of_hidden", namespace=namespace, as_of=as_of)}
+
+
 def recall(
     store: Store,
     embedder: Embedder,
@@ -75,6 +79,12 @@ def recall(
     validate.choice(request.rejected, REJECTED, "rejected")
     scope = {"project": request.project, "session_id": request.session_id}
     statuses = ["active", "archived"] if request.include_archived else ["active"]
+    as_of = validate.as_of(request.as_of)
+    # As of a past time every status may have been current; what was not is dropped before
+    # ranking. Without asOf nothing of this runs.
+    hidden_job = POOL.submit(_hidden, store, namespace, as_of) if as_of else None
+    if as_of:
+        statuses = list(STATUSES)
 
     speakers = _SPEAKERS.get((store, namespace))
     focused, named = cues.focus(context, speakers)
@@ -110,6 +120,8 @@ def recall(
             # search would return where it finds nothing new, without its cost.
             vector = moved
 
+    if as_of:
+        retired.clear()  # a memory current then answers as itself, not as its successor
     traces = seeds(store, namespace, vector, fulltext, config, retired, eids)
     embedding = as_vector(query)
     top_ft = max(fulltext.values(), default=0.0)
@@ -132,6 +144,9 @@ def recall(
     if rest:  # no expansion ran, or a successor or a seed it did not reach
         score(store, namespace, rest, scoring, scored, traces)
     rows = list(scored.values())
+    if hidden_job is not None:
+        hidden = hidden_job.result()
+        rows = [r for r in rows if r["id"] not in hidden]
     ranked, best = rank(rows, traces, fulltext, named, context, request, config, statuses)
     flagged = flagged_job.result()
     chosen, reset = session_filter(store, namespace, request, query, ranked, k, config)

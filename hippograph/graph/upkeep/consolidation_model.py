@@ -8,7 +8,11 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, kw_only=True)
 class ConsolidationConfig:
-    """min_interval_s / min_new_facts: the gate; weak_*: what counts as weak;
+    """min_interval_s / min_new_facts: the gate; weak_*: what counts as weak (faded under
+    ``weak_max_confidence``, restated at most ``weak_max_strength`` times, stored with (or moved
+    by feedback to) at most ``weak_max_base``) and ``weak_grace_days``: how long a weak memory
+    must have gone unused (counted on the service clock from when it was learned or last used,
+    reinforced or confirmed) before it is archived;
     llm_max_calls: with an LLM decider, at most this many model calls a run; the candidates
     past it are decided by the offline rules (their decisions say so), so a first run over a
     large namespace cannot ask the model once per close pair."""
@@ -17,6 +21,8 @@ class ConsolidationConfig:
     min_new_facts: int = 20
     weak_max_confidence: float = 0.05
     weak_max_strength: int = 1
+    weak_max_base: float = 0.5
+    weak_grace_days: float = 30.0
     llm_max_calls: int = 500
 
 

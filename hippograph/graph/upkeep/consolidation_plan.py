@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
 
+from hippograph.graph import clock
+from hippograph.graph.model import to_iso
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.upkeep.close_pairs import neighbour_lists
 from hippograph.graph.upkeep.consolidation_model import ConsolidationConfig, Group, Mem, Operation
@@ -46,6 +49,7 @@ def plan(
         weakening = pool.submit(
             store.read, "consolidation/weak", namespace=namespace,
             max_confidence=config.weak_max_confidence, max_strength=config.weak_max_strength,
+            max_base=config.weak_max_base,
         )  # fmt: skip
         # The first run reads every memory anyway; later ones need the contradictions' ends.
         ends = set() if watermark is None else _ends(contradicting.result())
@@ -68,14 +72,22 @@ def plan(
                                                decider="graph")))  # fmt: skip
     groups = _groups(edges, by_id)
     grouped = {i for g in groups for i in g.members}
+    cutoff = to_iso(clock.now() - timedelta(days=config.weak_grace_days))
     weak = [
         (Operation(op="archive", namespace=r["namespace"], keep=None, other=r["id"],
-                   reason="weak: low confidence, never reinforced", decider="rule"),
+                   reason="weak: low confidence, unused through its grace period",
+                   decider="rule"),
          r["updated_at"])
         for r in weakest
-        if r["id"] not in grouped
+        if r["id"] not in grouped and last_used(r) <= cutoff
     ]  # fmt: skip
     return groups, weak
+
+
+def last_used(row: Row) -> str:
+    """When the service last learned of, used, reinforced or confirmed a memory (ISO)."""
+    keys = ("learned_at", "last_accessed", "last_reinforced_at", "confirmed_at")
+    return max(str(row[k]) for k in keys if row[k])
 
 
 def _ends(contradictions: Sequence[Row]) -> set[str]:

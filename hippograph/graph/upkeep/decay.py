@@ -10,15 +10,17 @@ clamped to [0, 1].
   time: after ``half_life`` days a memory keeps 1/e (~37 %) of its confidence, not half. The
   literal formula is kept so numbers agree with the spec; a true half-life would be
   ``half_life / ln 2`` (a 30-day e-folding time halves in ~20.8 days).
-* ``age_days`` is counted from the memory's last *use*: the latest of creation, last access and
-  last reinforcement. A memory that keeps being used does not fade; callers pass that instant as
-  ``last_used_at``. A ``last_used_at`` in the future (clock skew) counts as age 0.
+* ``age_days`` is counted from the memory's last *use* on service time: the latest of when the
+  service learned it, last access and last reinforcement (never event time). A memory that
+  keeps being used does not fade; callers pass that instant as ``last_used_at``. A
+  ``last_used_at`` in the future (clock skew) counts as age 0.
 * E-folding times by memory type (``DecayConfig``): correction 365 days, preference 90,
   procedure 60, fact 30, negative 365. Negative memories ("X is not true", "don't do Y") are
   guard rails like corrections: forgetting one lets the mistake it records come back, so they
   fade as slowly as corrections. Provenance ``inferred`` overrides the type with 7 days: a
   guess the system made itself must be confirmed by use or it goes quickly.
-* Speculative memories (confidence < 0.4) not confirmed within 30 days of creation are archived.
+* Speculative memories (confidence < 0.4) not confirmed within 30 days of being learned are
+  archived.
 
 Edge lifecycle (``EdgeLifecycleConfig``): each reinforcement adds 0.1, capped at 1.0. An edge
 keeps its confidence for a 7-day grace period after its last reinforcement, then loses 0.05 per
@@ -150,7 +152,7 @@ def memory_confidence(
 
 def should_archive_speculative(
     confidence: float,
-    created_at: datetime,
+    learned_at: datetime,
     confirmed: bool,
     now: datetime,
     *,
@@ -161,7 +163,7 @@ def should_archive_speculative(
     At exactly ``confirm_within_days`` the memory is still within its window and is kept.
     """
     speculative = confidence < config.speculative_below
-    overdue = now - created_at > timedelta(days=config.confirm_within_days)
+    overdue = now - learned_at > timedelta(days=config.confirm_within_days)
     return speculative and not confirmed and overdue
 
 

@@ -6,14 +6,16 @@ import io
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from datetime import timedelta
 
 import numpy as np
 import pytest
 
-from hippograph.graph import history, memories, transfer
+from hippograph.graph import clock, history, memories, transfer
 from hippograph.graph.errors import Conflict, LockHeld
 from hippograph.graph.model import NewMemory
 from hippograph.graph.models.llm import ChatClient, LLMConfig
+from hippograph.graph.recall import feedback
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.upkeep import close_pairs, consolidation, consolidation_apply
 from hippograph.graph.upkeep.consolidation_model import ConsolidationConfig, Group, Operation
@@ -146,17 +148,62 @@ def test_open_contradiction_is_resolved_newer_wins(rt: Runtime, namespace: str) 
     assert edge.id == old.memory.id and edge.resolved
 
 
-def test_weak_memories_are_archived_not_deleted(rt: Runtime, namespace: str) -> None:
-    weak, strong = add(rt, namespace, "Bob once mentioned a blue kite", "Bob is a pilot")
+def fade(rt: Runtime, memory_id: str, *, base: float | None = None) -> None:
+    """Set a memory's decayed confidence to 0.01 (and its base, if given), as decay would."""
     rt.store.driver.execute_query(
-        "MATCH (m:Memory {id: $id}) SET m.confidence = 0.01",
-        id=weak,
+        "MATCH (m:Memory {id: $id}) SET m.confidence = 0.01, "
+        "m.initial_confidence = coalesce($base, m.initial_confidence)",
+        id=memory_id,
+        base=base,
         database_=rt.store.database,
     )
+
+
+def test_weak_memories_are_archived_not_deleted(rt: Runtime, namespace: str) -> None:
+    weak, strong = add(rt, namespace, "Bob once mentioned a blue kite", "Bob is a pilot")
+    fade(rt, weak, base=0.3)
+    clock.advance(timedelta(days=EAGER.weak_grace_days + 1))
     report = run(rt, namespace)
     assert report.counts["archive"] == 1
     assert memories.get(rt.store, namespace, weak).status == "archived"
     assert [m.id for m in active(rt, namespace)] == [strong]
+
+
+def test_weak_memory_waits_out_its_grace_period(rt: Runtime, namespace: str) -> None:
+    [weak] = add(rt, namespace, "Bob once mentioned a blue kite")
+    fade(rt, weak, base=0.3)
+    learned = clock.now()
+    clock.set_now(learned + timedelta(days=EAGER.weak_grace_days - 1))
+    assert run(rt, namespace).counts["archive"] == 0
+    clock.set_now(learned + timedelta(days=EAGER.weak_grace_days + 1))
+    assert run(rt, namespace).counts["archive"] == 1
+    assert memories.get(rt.store, namespace, weak).status == "archived"
+
+
+def test_a_used_weak_memory_is_kept_until_unused_for_the_grace_period(
+    rt: Runtime, namespace: str
+) -> None:
+    [weak] = add(rt, namespace, "Bob once mentioned a blue kite")
+    learned = clock.now()
+    grace = timedelta(days=EAGER.weak_grace_days)
+    used_at = clock.advance(grace - timedelta(days=5))
+    feedback.use(rt.store, namespace, [weak])
+    fade(rt, weak, base=0.3)
+    clock.set_now(learned + grace + timedelta(days=1))  # unused since learned: over grace
+    assert run(rt, namespace).counts["archive"] == 0
+    assert memories.get(rt.store, namespace, weak).status == "active"
+    clock.set_now(used_at + grace + timedelta(days=1))  # unused since used: over grace
+    assert run(rt, namespace).counts["archive"] == 1
+
+
+def test_a_faded_fact_stated_with_confidence_is_not_archived(rt: Runtime, namespace: str) -> None:
+    # Stated (0.9) and never used for a year: decay ranks it low, but it is not weak at its
+    # base, so consolidation keeps it.
+    [stated] = add(rt, namespace, "Bob once mentioned a blue kite")
+    fade(rt, stated)
+    clock.advance(timedelta(days=365))
+    assert run(rt, namespace).counts["archive"] == 0
+    assert memories.get(rt.store, namespace, stated).status == "active"
 
 
 def test_gate_respects_time_and_volume_and_force_overrides(rt: Runtime, namespace: str) -> None:
