@@ -1,5 +1,6 @@
-"""The client is a layer above graph/: it imports only the domain's records and errors, never
-the engine, the schema or the embedding model."""
+"""The client is a layer above graph/: it imports only the domain's records and errors (and the
+stdlib-only service clock the records' timestamps read), never the engine, the schema or the
+embedding model."""
 
 from __future__ import annotations
 
@@ -21,6 +22,6 @@ def test_importing_the_client_loads_only_model_and_errors_of_graph() -> None:
     loaded = set(ast.literal_eval(out))
     assert loaded == {
         "hippograph", "hippograph.graph", "hippograph.graph.model", "hippograph.graph.errors",
-        "hippograph.client", "hippograph.client.client", "hippograph.client.documents",
+        "hippograph.graph.clock", "hippograph.client", "hippograph.client.client", "hippograph.client.documents",
         "hippograph.client.errors", "hippograph.client.operations", "hippograph.client.records",
     }  # fmt: skip
