@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from hippograph.graph import validate
+from hippograph.graph import chains, validate
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
@@ -268,6 +268,17 @@ def forget(
 
 
 def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason: str = "") -> None:
+    """Mark ``old_id`` as superseded by ``new_id`` (a ``SUPERSEDES`` edge; ``old_id`` stays as
+    history). Supersession is a set of chains (``graph/chains.py``): if ``old_id`` is already
+    superseded, ``new_id`` supersedes the head of its chain instead (its current successor),
+    so ``X <- Y`` then ``supersede(X, Z)`` gives ``X <- Y <- Z``; if ``new_id`` already
+    supersedes ``old_id`` (directly or not) nothing changes; if ``old_id``'s chain already
+    supersedes ``new_id``, ``SupersedeCycle`` names both ids and nothing is written.
+
+    namespace: the namespace holding both memories.
+    old_id, new_id: the memory replaced and the one replacing it (``NotFound`` if absent).
+    reason: kept on the edge.
+    """
     validate.namespace(namespace)
     old_id = validate.memory_id(old_id, "oldId")
     new_id = validate.memory_id(new_id, "newId")
@@ -276,12 +287,11 @@ def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason:
 
     def work(tx: Tx) -> None:
         _require(tx, namespace, {"oldId": old_id, "newId": new_id})
-        tx.run(
-            "memory/supersede",
-            namespace=namespace,
-            now=now_iso(),
-            rows=[{"old_id": old_id, "new_id": new_id, "reason": reason}],
+        rows = chains.resolve(
+            tx, namespace, [{"old_id": old_id, "new_id": new_id, "reason": reason}]
         )
+        if rows:
+            tx.run("memory/supersede", namespace=namespace, now=now_iso(), rows=rows)
 
     store.write_tx(work)
 
