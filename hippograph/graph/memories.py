@@ -25,6 +25,7 @@ from hippograph.graph.model import (
     ScoredMemory,
     Source,
     Tag,
+    body_hash,
     now_iso,
 )
 from hippograph.graph.models.embedder import Embedder
@@ -250,10 +251,16 @@ def forget(
     store: Store, namespace: str, memory_id: str, *, reason: str = "forgotten", hard: bool = False
 ) -> str:
     """Archive a memory (or, with ``hard``, delete the node and its edges); either way a
-    tombstone records its content hash so no later ingest or rebuild brings it back."""
+    tombstone records its content hash, the hash without a "Speaker: " prefix and its
+    embedding (never its text), so no later ingest, extraction or rebuild brings it back, nor a
+    restatement of it (``write/neighbours.py: tombstoned``). An explicit ``remember`` does not
+    check tombstones: the user asked again."""
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
     name = "memory/delete" if hard else "memory/archive"
+    found = store.read("memory/get_many", namespace=namespace, ids=[memory_id])
+    if not found:
+        raise NotFound("memory", memory_id)
     rows = store.write(
         name,
         namespace=namespace,
@@ -261,6 +268,7 @@ def forget(
         now=now_iso(),
         reason=reason,
         tombstone_id=str(uuid.uuid4()),
+        body_hash=body_hash(found[0]["memory"]["content"]),
     )
     if not rows or (hard and not rows[0].get("deleted")):
         raise NotFound("memory", memory_id)
