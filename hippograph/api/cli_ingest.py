@@ -60,10 +60,15 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         turns = locomo_turns(data, args.conversation)
     else:
         turns = list(jsonl_turns(args.source))
+    # Conflicts anywhere in the file are refused before any chunk is written.
+    sent = len(turns)
+    turns = episodes.unique_turns(turns)
 
     def work(rt: Runtime) -> dict[str, Any]:
         tools = write_tools(rt)
-        totals: dict[str, Any] = {"stored": 0, "duplicates": 0, "extracted": 0, "actions": {}}
+        totals: dict[str, Any] = {
+            "stored": 0, "duplicates": sent - len(turns), "extracted": 0, "actions": {}
+        }  # fmt: skip
         started = time.perf_counter()
         try:
             for start in range(0, len(turns), CHUNK):
@@ -84,7 +89,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         return totals
 
     totals = with_runtime(settings, work)
-    print(f"ingested {len(turns)} turns into {args.namespace}: {json.dumps(totals)}")
+    print(f"ingested {sent} turns into {args.namespace}: {json.dumps(totals)}")
     return 0
 
 

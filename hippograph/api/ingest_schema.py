@@ -48,8 +48,12 @@ class ActionCount:
 
 @strawberry.type
 class IngestPayload:
-    stored: int
-    duplicates: int
+    stored: int = strawberry.field(description="Turns added to the log.")
+    duplicates: int = strawberry.field(
+        description="Turns already in the log (or repeated in the batch) with the same text: "
+        "left as they were. A turn whose (session, turn index) holds another text fails the "
+        "whole batch with TURN_CONFLICT instead."
+    )
     extracted_turns: int
     pending_turns: int
     actions: list[ActionCount]

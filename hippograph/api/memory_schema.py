@@ -190,7 +190,11 @@ class MemoryMutation:
         )
         return LinkPayload(weight=w, confidence=c)
 
-    @strawberry.mutation(description="Mark old as superseded by new (a SUPERSEDES edge).")
+    @strawberry.mutation(
+        description="Mark old as superseded by new (a SUPERSEDES edge). An old memory already "
+        "superseded is replaced at the head of its chain (its current successor); a supersede "
+        "that would close a cycle fails with SUPERSEDE_CYCLE and writes nothing."
+    )
     async def supersede(
         self,
         info: Info,

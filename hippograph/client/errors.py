@@ -52,6 +52,10 @@ _BUILDERS: dict[str, Callable[[str, Mapping[str, Any]], e.HippographError]] = {
     e.NotFound.code: lambda m, x: e.NotFound(x["kind"], x["id"], field=x["field"]),
     e.Conflict.code: lambda m, x: e.Conflict(m),
     e.LockHeld.code: lambda m, x: e.LockHeld(x["lock"], x["holder"], x["since"]),
+    e.SupersedeCycle.code: lambda m, x: e.SupersedeCycle(x["oldId"], x["newId"]),
+    e.TurnConflict.code: lambda m, x: e.TurnConflict(
+        x["session"], int(x["turn"]), x["existingHash"], x["incomingHash"]
+    ),
     e.ConfigError.code: _config,
     e.SecretRejected.code: lambda m, x: e.SecretRejected(x["field"], list(x["kinds"])),
     e.DataDirInUse.code: lambda m, x: e.DataDirInUse(m),

@@ -5,7 +5,9 @@ HippographError
 │   └── BatchTooLarge  code BATCH_TOO_LARGE
 ├── NotFound (also LookupError)  code NOT_FOUND: names `kind` and `ident`
 ├── Conflict  code CONFLICT
-│   └── LockHeld  code LOCKED: a job or consolidation already runs
+│   ├── LockHeld  code LOCKED: a job or consolidation already runs
+│   ├── SupersedeCycle  code SUPERSEDE_CYCLE: the supersede would close a cycle (names both ids)
+│   └── TurnConflict  code TURN_CONFLICT: a (session, turn) already holds another text
 ├── ConfigError (also ValueError)  code CONFIG: names the environment variable
 ├── SecretRejected (also ValueError)  code SECRET_REJECTED: privacy filter in reject mode
 ├── DataDirInUse  code DATA_DIR_IN_USE: another process holds the engine
@@ -83,6 +85,47 @@ class LockHeld(Conflict):
 
     def extensions(self) -> dict[str, object]:
         return {"code": self.code, "lock": self.name, "holder": self.holder, "since": self.since}
+
+
+class SupersedeCycle(Conflict):
+    """``old_id``'s chain already leads back to ``new_id`` (``new_id`` is superseded, directly or
+    through later memories, by ``old_id`` or its successor): ``new SUPERSEDES old`` would
+    close a cycle, and every memory on it would vanish from search and recall."""
+
+    code = "SUPERSEDE_CYCLE"
+
+    def __init__(self, old_id: str, new_id: str) -> None:
+        super().__init__(
+            f"memory {new_id} cannot supersede {old_id}: {old_id} already supersedes {new_id} "
+            "(directly or through its chain), so the supersession would close a cycle"
+        )
+        self.old_id = old_id
+        self.new_id = new_id
+
+    def extensions(self) -> dict[str, object]:
+        return {"code": self.code, "oldId": self.old_id, "newId": self.new_id}
+
+
+class TurnConflict(Conflict):
+    """A turn's (session, turn index) is already taken by a different text, in the store or
+    earlier in the same batch; the hashes name both texts without repeating them."""
+
+    code = "TURN_CONFLICT"
+
+    def __init__(self, session: str, turn: int, existing: str, incoming: str) -> None:
+        super().__init__(
+            f"turn {turn} of session {session!r} already holds another text (sha256 "
+            f"{existing[:12]}...), this one differs (sha256 {incoming[:12]}...); nothing was "
+            "written: send the turn under a new turn index or the identical text"
+        )
+        self.session = session
+        self.turn = turn
+        self.existing = existing
+        self.incoming = incoming
+
+    def extensions(self) -> dict[str, object]:
+        return {"code": self.code, "session": self.session, "turn": self.turn,
+                "existingHash": self.existing, "incomingHash": self.incoming}  # fmt: skip
 
 
 class ConfigError(HippographError, ValueError):

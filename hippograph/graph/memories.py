@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from hippograph.graph import validate
+from hippograph.graph import chains, validate
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
@@ -26,6 +26,7 @@ from hippograph.graph.model import (
     ScoredMemory,
     Source,
     Tag,
+    body_hash,
     now_iso,
 )
 from hippograph.graph.models.embedder import Embedder
@@ -277,10 +278,16 @@ def forget(
     store: Store, namespace: str, memory_id: str, *, reason: str = "forgotten", hard: bool = False
 ) -> str:
     """Archive a memory (or, with ``hard``, delete the node and its edges); either way a
-    tombstone records its content hash so no later ingest or rebuild brings it back."""
+    tombstone records its content hash, the hash without a "Speaker: " prefix and its
+    embedding (never its text), so no later ingest, extraction or rebuild brings it back, nor a
+    restatement of it (``write/neighbours.py: tombstoned``). An explicit ``remember`` does not
+    check tombstones: the user asked again."""
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
     name = "memory/delete" if hard else "memory/archive"
+    found = store.read("memory/get_many", namespace=namespace, ids=[memory_id])
+    if not found:
+        raise NotFound("memory", memory_id)
     rows = store.write(
         name,
         namespace=namespace,
@@ -288,6 +295,7 @@ def forget(
         now=now_iso(),
         reason=reason,
         tombstone_id=str(uuid.uuid4()),
+        body_hash=body_hash(found[0]["memory"]["content"]),
     )
     if not rows or (hard and not rows[0].get("deleted")):
         raise NotFound("memory", memory_id)
@@ -295,6 +303,17 @@ def forget(
 
 
 def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason: str = "") -> None:
+    """Mark ``old_id`` as superseded by ``new_id`` (a ``SUPERSEDES`` edge; ``old_id`` stays as
+    history). Supersession is a set of chains (``graph/chains.py``): if ``old_id`` is already
+    superseded, ``new_id`` supersedes the head of its chain instead (its current successor),
+    so ``X <- Y`` then ``supersede(X, Z)`` gives ``X <- Y <- Z``; if ``new_id`` already
+    supersedes ``old_id`` (directly or not) nothing changes; if ``old_id``'s chain already
+    supersedes ``new_id``, ``SupersedeCycle`` names both ids and nothing is written.
+
+    namespace: the namespace holding both memories.
+    old_id, new_id: the memory replaced and the one replacing it (``NotFound`` if absent).
+    reason: kept on the edge.
+    """
     validate.namespace(namespace)
     old_id = validate.memory_id(old_id, "oldId")
     new_id = validate.memory_id(new_id, "newId")
@@ -303,12 +322,11 @@ def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason:
 
     def work(tx: Tx) -> None:
         _require(tx, namespace, {"oldId": old_id, "newId": new_id})
-        tx.run(
-            "memory/supersede",
-            namespace=namespace,
-            now=now_iso(),
-            rows=[{"old_id": old_id, "new_id": new_id, "reason": reason}],
+        rows = chains.resolve(
+            tx, namespace, [{"old_id": old_id, "new_id": new_id, "reason": reason}]
         )
+        if rows:
+            tx.run("memory/supersede", namespace=namespace, now=now_iso(), rows=rows)
 
     store.write_tx(work)
 

@@ -69,6 +69,16 @@ def content_hash(content: str) -> str:
     return hashlib.sha256(normalize_content(content).encode("utf-8")).hexdigest()
 
 
+# A conversation memory is written "Speaker: text" (graph/write/formation.py); the same words
+# said by someone else, or remembered without the prefix, are the same statement.
+_SPEAKER_PREFIX = re.compile(r"^[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}:\s+(?=\S)")
+
+
+def body_hash(content: str) -> str:
+    """``content_hash`` of the content without a leading "Speaker: " prefix."""
+    return content_hash(_SPEAKER_PREFIX.sub("", content, count=1))
+
+
 @dataclass(frozen=True, kw_only=True)
 class Source:
     """Where a memory came from: session, message range (or a turn id), files, a snippet."""

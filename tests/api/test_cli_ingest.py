@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hippograph.api import cli_ingest
+from hippograph.graph.errors import TurnConflict
 from hippograph.settings import Settings
 
 
@@ -38,3 +39,20 @@ def test_ingest_consolidate_rebuild(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert run(["rebuild", "-n", "cli"], settings) == 0
     out = capsys.readouterr().out
     assert "rebuilt cli" in out and '"active": 2' in out
+
+
+def test_ingest_refuses_a_file_with_conflicting_turns_before_writing(tmp_path: Path) -> None:
+    settings = Settings.from_env({}, data_dir=tmp_path / "data")
+    source = tmp_path / "turns.jsonl"
+    lines = [
+        {"sessionId": "s1", "turnIndex": 0, "speaker": "Ada", "text": "I prefer tea."},
+        {"sessionId": "s1", "turnIndex": 0, "speaker": "Ada", "text": "I prefer tea."},
+        {"sessionId": "s1", "turnIndex": 0, "speaker": "Ada", "text": "I prefer coffee."},
+    ]
+    source.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    with pytest.raises(TurnConflict) as raised:
+        run(["ingest", str(source), "-n", "cli"], settings)
+    assert (raised.value.session, raised.value.turn) == ("s1", 0)
+    # Refused before the engine opened: nothing was written anywhere.
+    data = tmp_path / "data"
+    assert not data.exists() or not any(data.iterdir())

@@ -138,3 +138,28 @@ def test_unexpected_errors_stay_error_with_a_traceback(
     assert [r.levelno for r in logged] == [logging.ERROR]
     assert logged[0].exc_info is not None
     assert "internal detail that must not leak" in str(logged[0].exc_info[1])
+
+
+def test_a_supersede_closing_a_cycle_is_supersede_cycle_naming_both_ids(
+    client: TestClient, namespace: str
+) -> None:
+    remember = (
+        "mutation($ns: String!, $c: String!) "
+        "{ remember(namespace: $ns, memory: {content: $c}) { memory { id } } }"
+    )
+    ids = []
+    for text in ("Ana drinks tea", "The office opens at nine"):
+        out = client.post(
+            "/graphql", json={"query": remember, "variables": {"ns": namespace, "c": text}}
+        )
+        ids.append(out.json()["data"]["remember"]["memory"]["id"])
+    supersede = (
+        "mutation($ns: String!, $o: ID!, $n: ID!) "
+        "{ supersede(namespace: $ns, oldId: $o, newId: $n) { id status } }"
+    )
+    variables = {"ns": namespace, "o": ids[0], "n": ids[1]}
+    ok = client.post("/graphql", json={"query": supersede, "variables": variables})
+    assert ok.json()["data"]["supersede"]["id"] == ids[0]
+    assert ok.json()["data"]["supersede"]["status"].lower() == "superseded"
+    errors = post(client, supersede, ns=namespace, o=ids[1], n=ids[0])
+    assert errors[0]["extensions"] == {"code": "SUPERSEDE_CYCLE", "oldId": ids[1], "newId": ids[0]}

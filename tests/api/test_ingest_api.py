@@ -4,6 +4,7 @@ schema, executed against the embedded engine."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,3 +97,49 @@ def test_bad_input_is_a_typed_graphql_error(rt: Runtime, namespace: str) -> None
         "code": "BAD_INPUT",
         "field": "turns[0].speaker",
     }
+
+
+def ingest_errors(rt: Runtime, ns: str, turns: list[dict[str, Any]]) -> list[Any]:
+    result = asyncio.run(
+        SCHEMA.execute(INGEST, variable_values={"ns": ns, "turns": turns},
+                       context_value={"runtime": rt})
+    )  # fmt: skip
+    assert result.errors, result.data
+    return result.errors
+
+
+def episode_texts(rt: Runtime, ns: str) -> list[str]:
+    query = "query($ns: String!) { episodes(namespace: $ns) { turnIndex text } }"
+    return [e["text"] for e in gql(rt, query, ns=ns)["episodes"]]
+
+
+def turn(index: int, text: str) -> dict[str, Any]:
+    return {"sessionId": "s1", "turnIndex": index, "speaker": "Sam", "text": text}
+
+
+def test_a_turn_conflicting_within_the_batch_fails_it_whole(rt: Runtime, namespace: str) -> None:
+    errors = ingest_errors(
+        rt, namespace, [turn(0, "I like tea."), turn(1, "I run."), turn(1, "I swim.")]
+    )
+    ext = errors[0].original_error.extensions()
+    assert ext["code"] == "TURN_CONFLICT" and (ext["session"], ext["turn"]) == ("s1", 1)
+    assert ext["existingHash"] == hashlib.sha256(b"I run.").hexdigest()
+    assert ext["incomingHash"] == hashlib.sha256(b"I swim.").hexdigest()
+    assert episode_texts(rt, namespace) == []
+
+
+def test_a_turn_conflicting_with_the_log_fails_the_batch_whole(rt: Runtime, namespace: str) -> None:
+    gql(rt, INGEST, ns=namespace, turns=[turn(0, "I like tea.")])
+    errors = ingest_errors(rt, namespace, [turn(1, "I run."), turn(0, "I like coffee.")])
+    ext = errors[0].original_error.extensions()
+    assert (ext["code"], ext["turn"]) == ("TURN_CONFLICT", 0)
+    assert ext["existingHash"] == hashlib.sha256(b"I like tea.").hexdigest()
+    assert episode_texts(rt, namespace) == ["I like tea."]
+
+
+def test_a_repeated_identical_turn_is_counted_as_a_duplicate(rt: Runtime, namespace: str) -> None:
+    first = gql(rt, INGEST, ns=namespace, turns=[turn(0, "I like tea."), turn(0, "I like tea.")])
+    assert (first["ingest"]["stored"], first["ingest"]["duplicates"]) == (1, 1)
+    again = gql(rt, INGEST, ns=namespace, turns=[turn(0, "I like tea."), turn(1, "I run.")])
+    assert (again["ingest"]["stored"], again["ingest"]["duplicates"]) == (1, 1)
+    assert episode_texts(rt, namespace) == ["I like tea.", "I run."]

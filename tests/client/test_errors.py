@@ -15,6 +15,8 @@ SAMPLES: dict[type[e.HippographError], e.HippographError] = {
     e.NotFound: e.NotFound("memory", "9b1f", field="memoryId"),
     e.Conflict: e.Conflict("already linked"),
     e.LockHeld: e.LockHeld("consolidate", "host:12", "2026-01-01T00:00:00Z"),
+    e.SupersedeCycle: e.SupersedeCycle("9b1f", "a2c4"),
+    e.TurnConflict: e.TurnConflict("s1", 3, "ab" * 32, "cd" * 32),
     e.ConfigError: e.ConfigError("HIPPOGRAPH_MAX_K", "0 is outside the allowed range 1..10000"),
     e.SecretRejected: e.SecretRejected("content", ["aws_key", "jwt"]),
     e.DataDirInUse: e.DataDirInUse("data is held by pid 12"),

@@ -2,7 +2,7 @@
 UNWIND $ids AS current_id
 MATCH (cur:Memory {id: current_id})
 WHERE cur.namespace = $namespace
-MATCH path = (cur)-[:SUPERSEDES*1..8]->(old:Memory)
+MATCH path = (cur)-[:SUPERSEDES*1..64]->(old:Memory)
 WITH current_id, old, length(path) AS depth, last(relationships(path)) AS edge
 RETURN current_id, old.id AS id, old.content AS content, old.created_at AS created_at,
        edge.at AS superseded_at, edge.reason AS reason, depth

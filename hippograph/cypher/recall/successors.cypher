@@ -3,6 +3,6 @@
 UNWIND $ids AS old_id
 MATCH (old:Memory {id: old_id})
 WHERE old.namespace = $namespace
-MATCH (old)<-[:SUPERSEDES*1..8]-(new:Memory)
+MATCH (old)<-[:SUPERSEDES*1..64]-(new:Memory)
 WHERE new.status = 'active'
 RETURN old_id, new.id AS new_id, elementId(new) AS new_eid

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from hippograph.graph import chains
 from hippograph.graph.store.store import Tx
 from hippograph.graph.upkeep.consolidation_model import Group, Operation
 
@@ -50,6 +51,9 @@ def apply_wave(tx: Tx, ns: str, ops: Sequence[Operation], now: str) -> None:
     superseded = [{"old_id": op.other, "new_id": op.keep, "reason": op.reason}
                   for op in ops if op.op in ("supersede", "resolve")]  # fmt: skip
     if superseded:
+        # Every member is active when applied and a run retires each memory at most once, so
+        # no row can close a cycle; resolve still guards it like every other writer.
+        superseded = chains.resolve(tx, ns, superseded)
         tx.run("memory/supersede", namespace=ns, now=now, rows=superseded)
     contradicted = [op for op in ops if op.op in ("resolve", "flag")]
     if contradicted:

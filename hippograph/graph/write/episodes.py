@@ -1,6 +1,7 @@
 """The raw stream: conversation turns stored as an append-only ``Episode`` log, then extracted.
 
-An ``Episode`` is one turn: ``uid = namespace|session|turn index`` makes ``ingest`` idempotent,
+An ``Episode`` is one turn: ``uid = namespace|session|turn index`` makes ``ingest`` idempotent
+(a re-sent turn is a duplicate; the same uid with another text is a ``TurnConflict``),
 ``NEXT`` edges chain consecutive turns of a session, and its text is privacy-filtered before it
 is stored. The turn's content fields are never edited; the only property set later is the
 extraction mark (``extracted_at``, ``extractor``), which is what makes the log a buffer.
@@ -17,16 +18,17 @@ episodes, and the episodes are marked extracted in that same transaction.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.errors import InvalidInput, LLMError
+from hippograph.graph.errors import InvalidInput, LLMError, TurnConflict
 from hippograph.graph.model import NewMemory, Source, now_iso, parse_iso, to_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
@@ -119,12 +121,16 @@ def append(
 ) -> tuple[int, int]:
     """Store turns in the log (validated and privacy-filtered first; the batch is atomic).
 
-    Returns (new episodes, turns that were already there). A turn already in the log is left
-    exactly as it was: the log is never edited.
+    Returns (new episodes, turns that were already there with the same text: a re-sent turn
+    is idempotent and counted as a duplicate). A turn already in the log is left exactly as it
+    was: the log is never edited. A turn whose (session, turn index) already holds a different
+    text, in the log or earlier in the same batch, raises ``TurnConflict`` with both texts'
+    sha256 and the batch writes nothing.
     """
     validate.namespace(namespace)
     validate.batch_size(len(turns), policy.limits, "turns")
-    clean = [_validate_turn(t, i, policy) for i, t in enumerate(turns)]
+    clean = unique_turns(_validate_turn(t, i, policy) for i, t in enumerate(turns))
+    repeated = len(turns) - len(clean)
     now = now_iso()
     rows = [{"uid": uid(namespace, t.session_id, t.turn_index), "props": _props(namespace, t, now)}
             for t in clean]  # fmt: skip
@@ -135,15 +141,39 @@ def append(
             pairs.append({"prev": uid(namespace, t.session_id, t.turn_index - 1), "next": here})
         pairs.append({"prev": here, "next": uid(namespace, t.session_id, t.turn_index + 1)})
     batch = str(uuid.uuid4())
+    sent = {uid(namespace, t.session_id, t.turn_index): t for t in clean}
 
     def work(tx: Tx) -> list[Row]:
         created = tx.run("episode/append", rows=rows, batch=batch)
+        for row in created:
+            turn = sent[row["uid"]]
+            if not row["created"] and row["text"] != turn.text:
+                # Raised inside the transaction: it rolls back, the batch writes nothing.
+                raise TurnConflict(turn.session_id, turn.turn_index, _sha(row["text"]),
+                                   _sha(turn.text))  # fmt: skip
         tx.run("episode/chain", pairs=pairs)
         return created
 
     created = store.write_tx(work)
     new = sum(1 for r in created if r["created"])
-    return new, len(created) - new
+    return new, len(created) - new + repeated
+
+
+def unique_turns(turns: Iterable[NewTurn]) -> list[NewTurn]:
+    """The batch's turns with each (session, turn index) once: a repeat with the same text is
+    dropped (counted as a duplicate), one with another text is a ``TurnConflict``."""
+    seen: dict[tuple[str, int], NewTurn] = {}
+    for turn in turns:
+        key = (turn.session_id, turn.turn_index)
+        first = seen.setdefault(key, turn)
+        if first.text != turn.text:
+            raise TurnConflict(turn.session_id, turn.turn_index, _sha(first.text),
+                               _sha(turn.text))  # fmt: skip
+    return list(seen.values())
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _props(namespace: str, turn: NewTurn, now: str) -> dict[str, Any]:

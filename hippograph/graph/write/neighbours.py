@@ -12,11 +12,11 @@ import numpy as np
 import numpy.typing as npt
 
 from hippograph.graph import memories
-from hippograph.graph.model import NewMemory
+from hippograph.graph.model import NewMemory, body_hash
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write.decide import NOOP_MIN, Neighbour, overlap
+from hippograph.graph.write.decide import Neighbour, overlap
 
 NEIGHBOURS_K = 8
 # Items per neighbour query (each carries its embedding; ArcadeDB's Bolt rejects huge payloads).
@@ -29,6 +29,13 @@ EXACT_LIMIT = 5_000
 # about a twentieth of a vector-index query. A first import into a new namespace reads nothing.
 EXACT_PER_ITEM = 20
 Vector = npt.NDArray[np.float32]
+
+# A new fact this close to a forgotten one is a restatement of it and stays forgotten. With the
+# bundled model, paraphrases of one fact score 0.90-0.95 ("My dog is called Rex" / "My dog's
+# name is Rex" 0.94), while a changed value of the same attribute stays well below ("hate" /
+# "love coffee" 0.79, "lives in Boston" / "in Denver" 0.64): 0.88 blocks the first, not the
+# second. Lower than decide.NOOP_MIN (0.92), which merges two live memories into one.
+TOMBSTONE_NEAR_MIN = 0.88
 
 
 def stored_neighbours(
@@ -239,22 +246,40 @@ def tombstoned(
     vectors: Sequence[Any],
     after: str | None,
 ) -> set[int]:
-    """Indexes of items that repeat a forgotten fact (same hash, or a near-duplicate of a
-    forgotten memory whose node is still there, archived)."""
+    """Indexes of items that repeat a forgotten fact: the same content, the same content with
+    or without a "Speaker: " prefix (said by someone else), or a near-duplicate (cosine at
+    least ``TOMBSTONE_NEAR_MIN`` to the forgotten embedding kept on the tombstone, or to a
+    forgotten memory whose node is still there, archived). ``after``: only tombstones written
+    after it count (rebuild replays what came before them)."""
     if not items or not store.read("decision/tombstone_count", namespace=namespace)[0]["count"]:
         return set()
-    rows = store.read("decision/tombstoned_hashes", namespace=namespace, hashes=list(digests))
-    hashes = {r["hash"] for r in rows if after is None or r["at"] > after}
-    blocked = {i for i, d in enumerate(digests) if d in hashes}
+    marks = [r for r in store.read("decision/tombstone_marks", namespace=namespace)
+             if after is None or r["at"] > after]  # fmt: skip
+    hashes = {r[k] for r in marks for k in ("content_hash", "body_hash") if r[k]}
+    blocked = {
+        i for i, (item, d) in enumerate(zip(items, digests, strict=True))
+        if d in hashes or body_hash(item.content) in hashes
+    }  # fmt: skip
+    kept = [r["embedding"] for r in marks if r["embedding"] is not None]
+    if kept and len(vectors):
+        forgotten = _rows_unit(np.asarray(kept, dtype=np.float32))
+        cosines = _rows_unit(np.asarray(vectors, dtype=np.float32)) @ forgotten.T
+        blocked |= {int(i) for i in np.flatnonzero(cosines.max(axis=1) >= TOMBSTONE_NEAR_MIN)}
     if after is not None:
-        return blocked  # rebuild: archived nodes are gone, hashes are what is left
+        return blocked  # rebuild: archived nodes are gone, the tombstones are what is left
     for i, vector in enumerate(vectors):
         if i in blocked:
             continue
         seeds = memories.vector_seeds(
             store, namespace, as_vector(vector), 3, statuses=("archived",)
         )
-        close = [mid for mid, cos in seeds if cos >= NOOP_MIN]
+        close = [mid for mid, cos in seeds if cos >= TOMBSTONE_NEAR_MIN]
         if close and store.read("decision/tombstoned_ids", namespace=namespace, ids=close):
             blocked.add(i)
     return blocked
+
+
+def _rows_unit(m: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    unit: npt.NDArray[np.float32] = m / np.maximum(norms, 1e-12)
+    return unit

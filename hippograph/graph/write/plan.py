@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hippograph.graph import memories
+from hippograph.graph import chains, memories
 from hippograph.graph.model import Memory, NewMemory, Reinforcement
 from hippograph.graph.store.store import Tx
 from hippograph.graph.store.store import vector as as_vector
@@ -192,6 +192,9 @@ def write(
         tx.run("tag/attach", namespace=namespace, pairs=plan.tag_pairs, now=now)
     if plan.supersedes:
         rows = [{"old_id": o, "new_id": n, "reason": why} for o, n, why in plan.supersedes]
+        # A target superseded meanwhile is retargeted to its chain's head; the new memory is
+        # fresh, so no row can close a cycle.
+        rows = chains.resolve(tx, namespace, rows)
         tx.run("memory/supersede", namespace=namespace, now=now, rows=rows)
     if plan.contradicts:
         rows = [{"from_id": a, "to_id": b} for a, b in plan.contradicts]
