@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
+from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
 from hippograph.graph.recall import warmup
@@ -29,7 +30,13 @@ log = logging.getLogger(__name__)
 
 class HippographGraphQL(GraphQL[dict[str, Any], None]):
     async def get_context(self, request: Any, response: Any = None) -> dict[str, Any]:
-        return {"request": request, "response": response, "runtime": request.app.state.runtime}
+        state = request.app.state
+        return {
+            "request": request,
+            "response": response,
+            "runtime": state.runtime,
+            "settings": state.settings,
+        }
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -94,10 +101,15 @@ def create_app(
         finally:
             await run_in_threadpool(opened.close)
 
+    # GET is for reading: Strawberry runs no mutation over it, and recall, which records session
+    # state and gaps, refuses it (``limits.refuse_get``).
     graphql = HippographGraphQL(schema, graphql_ide="graphiql")
     routes = [
         Route("/graphql", graphql, methods=["GET", "POST"]),
         Route("/mcp", mcp.endpoint, methods=["GET", "POST", "DELETE"]),
         Route("/healthz", healthz),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = settings  # the request limits (``api/limits.py``) read it
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    return app

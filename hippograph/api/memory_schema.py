@@ -9,6 +9,7 @@ from strawberry.types import Info
 
 from hippograph.api.context import runtime
 from hippograph.api.inputs import MemoryFilter, MemoryInput
+from hippograph.api.limits import charge_k, refuse_get
 from hippograph.api.types import (
     Health,
     LinkPayload,
@@ -66,6 +67,7 @@ class MemoryQuery:
     async def search(
         self, info: Info, namespace: str, query: str, k: int = 10
     ) -> list[ScoredMemory]:
+        charge_k(info, k)
         rt = runtime(info)
         found = await run_in_threadpool(
             memories.search, rt.store, rt.embedder, namespace, query, k, limits=rt.limits
@@ -95,6 +97,8 @@ class MemoryQuery:
         rejected: RejectedMode = RejectedMode.DROP,
         include_gap: bool = False,
     ) -> RecallResult:
+        refuse_get(info, "recall")
+        charge_k(info, k)
         rt = runtime(info)
         request = retrieval.RecallRequest(
             context=context,
@@ -132,20 +136,22 @@ class MemoryQuery:
 @strawberry.type
 class MemoryMutation:
     @strawberry.mutation(description="Remember one memory; identical content reinforces instead.")
-    async def remember(self, info: Info, namespace: str, memory: MemoryInput) -> RememberPayload:
+    async def remember(
+        self, info: Info, namespace: str, memory: MemoryInput
+    ) -> RememberPayload | None:
         results = await _remember(info, namespace, [memory])
         return results[0]
 
     @strawberry.mutation(description="Remember a batch atomically: all items are stored or none.")
     async def remember_batch(
         self, info: Info, namespace: str, memories: list[MemoryInput]
-    ) -> list[RememberPayload]:
+    ) -> list[RememberPayload] | None:
         return await _remember(info, namespace, memories)
 
     @strawberry.mutation(description="Archive a memory (hard: delete it); a tombstone is kept.")
     async def forget(
         self, info: Info, namespace: str, id: strawberry.ID, hard: bool = False, reason: str = ""
-    ) -> strawberry.ID:
+    ) -> strawberry.ID | None:
         rt = runtime(info)
         done = await run_in_threadpool(
             memories.forget, rt.store, namespace, str(id), reason=reason or "forgotten", hard=hard
@@ -161,7 +167,7 @@ class MemoryMutation:
         to_id: strawberry.ID,
         relation: Relation = Relation.RELATES_TO,
         weight: float = 1.0,
-    ) -> LinkPayload:
+    ) -> LinkPayload | None:
         rt = runtime(info)
         w, c = await run_in_threadpool(
             memories.link,
@@ -182,7 +188,7 @@ class MemoryMutation:
         old_id: strawberry.ID,
         new_id: strawberry.ID,
         reason: str = "",
-    ) -> Memory:
+    ) -> Memory | None:
         rt = runtime(info)
         await run_in_threadpool(
             memories.supersede, rt.store, namespace, str(old_id), str(new_id), reason=reason
@@ -190,12 +196,16 @@ class MemoryMutation:
         return Memory.of(await run_in_threadpool(memories.get, rt.store, namespace, str(old_id)))
 
     @strawberry.mutation(description="Add tags to a memory.")
-    async def tag(self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]) -> Memory:
+    async def tag(
+        self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]
+    ) -> Memory | None:
         rt = runtime(info)
         return Memory.of(await run_in_threadpool(memories.tag, rt.store, namespace, str(id), tags))
 
     @strawberry.mutation(description="Remove tags from a memory.")
-    async def untag(self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]) -> Memory:
+    async def untag(
+        self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]
+    ) -> Memory | None:
         rt = runtime(info)
         found = await run_in_threadpool(memories.untag, rt.store, namespace, str(id), tags)
         return Memory.of(found)
