@@ -116,7 +116,9 @@ def charge_k(info: Info, k: int, field: str = "k") -> None:
     settings = _settings(info.context)
     if settings is None or isinstance(k, bool) or not isinstance(k, int):
         return
-    charged = info.context.get(_K_CHARGED, 0) + max(k, 0)
+    if not 1 <= k <= settings.max_k:
+        return  # out of range for one field: the resolver's own check names that limit
+    charged = info.context.get(_K_CHARGED, 0) + k
     if charged > settings.max_k_per_request:
         raise InvalidInput(
             field,

@@ -23,9 +23,10 @@ from hippograph.api.types import (
     ScoredMemory,
     Tag,
 )
-from hippograph.graph import memories
+from hippograph.graph import memories, validate
 from hippograph.graph.recall import retrieval
-from hippograph.graph.write import writepath
+from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import privacy, writepath
 
 
 @strawberry.type
@@ -153,6 +154,7 @@ class MemoryMutation:
         self, info: Info, namespace: str, id: strawberry.ID, hard: bool = False, reason: str = ""
     ) -> strawberry.ID | None:
         rt = runtime(info)
+        reason = _reason(rt, reason)
         done = await run_in_threadpool(
             memories.forget, rt.store, namespace, str(id), reason=reason or "forgotten", hard=hard
         )
@@ -190,6 +192,7 @@ class MemoryMutation:
         reason: str = "",
     ) -> Memory | None:
         rt = runtime(info)
+        reason = _reason(rt, reason)
         await run_in_threadpool(
             memories.supersede, rt.store, namespace, str(old_id), str(new_id), reason=reason
         )
@@ -231,3 +234,9 @@ async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> lis
         )
         for r in results
     ]
+
+
+def _reason(rt: Runtime, reason: str) -> str:
+    """A forget or supersede reason as stored: bounded, and through the privacy filter."""
+    bounded = validate.optional_text(reason, "reason", validate.MAX_ITEM_CHARS) or ""
+    return privacy.apply(bounded, field="reason", mode=rt.settings.privacy_mode)
