@@ -70,6 +70,13 @@ class Settings:
     max_content_bytes: int = 32 * 1024
     max_batch: int = 1000
     max_k: int = 200
+    # Bounds on one HTTP request (#21): its body, and its GraphQL document's depth, aliases and
+    # tokens (a proxy for total fields), and `k` summed over every recall in it.
+    max_body_bytes: int = 64 * 1024 * 1024
+    max_query_depth: int = 12
+    max_aliases: int = 30
+    max_query_tokens: int = 4000
+    max_k_per_request: int = 1000
     privacy_mode: PrivacyMode = "redact"
     host: str = "127.0.0.1"
     port: int = 8000
@@ -161,6 +168,11 @@ class Settings:
         _check_range("HIPPOGRAPH_MAX_CONTENT_BYTES", self.max_content_bytes, 16, 1024 * 1024)
         _check_range("HIPPOGRAPH_MAX_BATCH", self.max_batch, 1, 100_000)
         _check_range("HIPPOGRAPH_MAX_K", self.max_k, 1, 10_000)
+        _check_range("HIPPOGRAPH_MAX_BODY_BYTES", self.max_body_bytes, 1024, 1024**3)
+        _check_range("HIPPOGRAPH_MAX_QUERY_DEPTH", self.max_query_depth, 2, 100)
+        _check_range("HIPPOGRAPH_MAX_ALIASES", self.max_aliases, 1, 10_000)
+        _check_range("HIPPOGRAPH_MAX_QUERY_TOKENS", self.max_query_tokens, 100, 1_000_000)
+        _check_range("HIPPOGRAPH_MAX_K_PER_REQUEST", self.max_k_per_request, 1, 1_000_000)
         _check_range("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", self.embedding_batch_size, 1, 4096)
         _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)

@@ -19,6 +19,7 @@ from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
 from hippograph.api import web
+from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
 from hippograph.graph.recall import warmup
@@ -39,7 +40,13 @@ class HippographGraphQL(GraphQL[dict[str, Any], None]):
         return web.graphiql_page(self.web_dir)
 
     async def get_context(self, request: Any, response: Any = None) -> dict[str, Any]:
-        return {"request": request, "response": response, "runtime": request.app.state.runtime}
+        state = request.app.state
+        return {
+            "request": request,
+            "response": response,
+            "runtime": state.runtime,
+            "settings": state.settings,
+        }
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -104,10 +111,15 @@ def create_app(
         finally:
             await run_in_threadpool(opened.close)
 
+    # GET is for reading: Strawberry runs no mutation over it, and recall, which records session
+    # state and gaps, refuses it (``limits.refuse_get``).
     routes = [
         Route("/graphql", HippographGraphQL(settings), methods=["GET", "POST"]),
         Route("/mcp", mcp.endpoint, methods=["GET", "POST", "DELETE"]),
         Route("/healthz", healthz),
         *web.routes(settings),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = settings  # the request limits (``api/limits.py``) read it
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    return app

@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
 from hippograph.api.context import runtime
+from hippograph.api.limits import charge_k
 from hippograph.graph import validate
 from hippograph.graph.errors import Overloaded
 from hippograph.graph.recall import bundle, nextturn
@@ -88,6 +89,7 @@ class BundleQuery:
         project: str | None = None,
         k: int = bundle.DEFAULT_CANDIDATES,
     ) -> ContextBundle:
+        charge_k(info, k)
         rt = runtime(info)
         request = bundle.ContextRequest(
             context=context,
@@ -128,7 +130,8 @@ class BundleMutation:
         format: ContextFormat = ContextFormat.MARKDOWN,
         project: str | None = None,
         k: int = bundle.DEFAULT_CANDIDATES,
-    ) -> Observation:
+    ) -> Observation | None:
+        charge_k(info, k)
         rt = runtime(info)
         validate.namespace(namespace)
         session_id = validate.short_text(session_id, "sessionId", MAX_SESSION_ID)

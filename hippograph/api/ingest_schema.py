@@ -246,7 +246,7 @@ class IngestMutation:
     )
     async def ingest(
         self, info: Info, namespace: str, turns: list[TurnInput], flush: bool = False
-    ) -> IngestPayload:
+    ) -> IngestPayload | None:
         rt = runtime(info)
 
         def work() -> episode_log.IngestResult:
@@ -278,7 +278,7 @@ class IngestMutation:
         namespace: str | None = None,
         dry_run: bool = False,
         force: bool = False,
-    ) -> ConsolidationReport:
+    ) -> ConsolidationReport | None:
         rt = runtime(info)
         report = await run_in_threadpool(
             lambda: consolidate_now(rt, namespace=namespace, dry_run=dry_run, force=force)
@@ -288,7 +288,7 @@ class IngestMutation:
     @strawberry.mutation(
         description="Rebuild a namespace's memories from its episodes, remembers and tombstones."
     )
-    async def rebuild(self, info: Info, namespace: str) -> RebuildPayload:
+    async def rebuild(self, info: Info, namespace: str) -> RebuildPayload | None:
         rt = runtime(info)
         result = await run_in_threadpool(rebuild_now, rt, namespace)
         return RebuildPayload(

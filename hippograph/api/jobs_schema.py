@@ -137,7 +137,7 @@ class JobsMutation:
     )
     async def run_job(
         self, info: Info, name: JobName, force: bool = False, namespace: str | None = None
-    ) -> JobRun:
+    ) -> JobRun | None:
         rt = runtime(info)
         config = JobsConfig.from_settings(rt.settings)
         if namespace is not None:
@@ -153,7 +153,7 @@ class JobsMutation:
     )
     async def feedback(
         self, info: Info, namespace: str, memory_id: strawberry.ID, helpful: bool
-    ) -> FeedbackPayload:
+    ) -> FeedbackPayload | None:
         rt = runtime(info)
         rating = await run_in_threadpool(
             feedback_ops.feedback, rt.store, namespace, str(memory_id), helpful

@@ -12,6 +12,7 @@ from strawberry.types import Info
 
 from hippograph.api.context import runtime
 from hippograph.api.inputs import MemoryFilter, MemoryInput
+from hippograph.api.limits import charge_k, refuse_get
 from hippograph.api.types import (
     Health,
     LinkPayload,
@@ -25,9 +26,10 @@ from hippograph.api.types import (
     ScoredMemory,
     Tag,
 )
-from hippograph.graph import memories
+from hippograph.graph import memories, validate
 from hippograph.graph.recall import retrieval
-from hippograph.graph.write import writepath
+from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import privacy, writepath
 
 AsOf = Annotated[
     str | None,
@@ -79,6 +81,7 @@ class MemoryQuery:
     async def search(
         self, info: Info, namespace: str, query: str, k: int = 10, as_of: AsOf = None
     ) -> list[ScoredMemory]:
+        charge_k(info, k)
         rt = runtime(info)
         found = await run_in_threadpool(
             partial(memories.search, limits=rt.limits, as_of=as_of),
@@ -110,6 +113,8 @@ class MemoryQuery:
         include_gap: bool = False,
         as_of: AsOf = None,
     ) -> RecallResult:
+        refuse_get(info, "recall")
+        charge_k(info, k)
         rt = runtime(info)
         request = retrieval.RecallRequest(
             context=context,
@@ -148,21 +153,24 @@ class MemoryQuery:
 @strawberry.type
 class MemoryMutation:
     @strawberry.mutation(description="Remember one memory; identical content reinforces instead.")
-    async def remember(self, info: Info, namespace: str, memory: MemoryInput) -> RememberPayload:
+    async def remember(
+        self, info: Info, namespace: str, memory: MemoryInput
+    ) -> RememberPayload | None:
         results = await _remember(info, namespace, [memory])
         return results[0]
 
     @strawberry.mutation(description="Remember a batch atomically: all items are stored or none.")
     async def remember_batch(
         self, info: Info, namespace: str, memories: list[MemoryInput]
-    ) -> list[RememberPayload]:
+    ) -> list[RememberPayload] | None:
         return await _remember(info, namespace, memories)
 
     @strawberry.mutation(description="Archive a memory (hard: delete it); a tombstone is kept.")
     async def forget(
         self, info: Info, namespace: str, id: strawberry.ID, hard: bool = False, reason: str = ""
-    ) -> strawberry.ID:
+    ) -> strawberry.ID | None:
         rt = runtime(info)
+        reason = _reason(rt, reason)
         done = await run_in_threadpool(
             memories.forget, rt.store, namespace, str(id), reason=reason or "forgotten", hard=hard
         )
@@ -177,7 +185,7 @@ class MemoryMutation:
         to_id: strawberry.ID,
         relation: Relation = Relation.RELATES_TO,
         weight: float = 1.0,
-    ) -> LinkPayload:
+    ) -> LinkPayload | None:
         rt = runtime(info)
         w, c = await run_in_threadpool(
             memories.link,
@@ -202,20 +210,25 @@ class MemoryMutation:
         old_id: strawberry.ID,
         new_id: strawberry.ID,
         reason: str = "",
-    ) -> Memory:
+    ) -> Memory | None:
         rt = runtime(info)
+        reason = _reason(rt, reason)
         await run_in_threadpool(
             memories.supersede, rt.store, namespace, str(old_id), str(new_id), reason=reason
         )
         return Memory.of(await run_in_threadpool(memories.get, rt.store, namespace, str(old_id)))
 
     @strawberry.mutation(description="Add tags to a memory.")
-    async def tag(self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]) -> Memory:
+    async def tag(
+        self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]
+    ) -> Memory | None:
         rt = runtime(info)
         return Memory.of(await run_in_threadpool(memories.tag, rt.store, namespace, str(id), tags))
 
     @strawberry.mutation(description="Remove tags from a memory.")
-    async def untag(self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]) -> Memory:
+    async def untag(
+        self, info: Info, namespace: str, id: strawberry.ID, tags: list[str]
+    ) -> Memory | None:
         rt = runtime(info)
         found = await run_in_threadpool(memories.untag, rt.store, namespace, str(id), tags)
         return Memory.of(found)
@@ -241,3 +254,9 @@ async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> lis
         )
         for r in results
     ]
+
+
+def _reason(rt: Runtime, reason: str) -> str:
+    """A forget or supersede reason as stored: bounded, and through the privacy filter."""
+    bounded = validate.optional_text(reason, "reason", validate.MAX_ITEM_CHARS) or ""
+    return privacy.apply(bounded, field="reason", mode=rt.settings.privacy_mode)

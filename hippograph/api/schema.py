@@ -10,6 +10,7 @@ from hippograph.api.core_schema import CoreQuery
 from hippograph.api.errors import HippographErrors, HippographSchema
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
+from hippograph.api.limits import RequestLimits
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
 from hippograph.api.profile_schema import ProfileQuery
 from hippograph.api.usage_schema import UsageMutation
@@ -17,6 +18,9 @@ from hippograph.api.usage_schema import UsageMutation
 RootQuery = merge_types(
     "Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery, ProfileQuery)
 )
+# Every root mutation field is nullable: one failing field of a request answers null with its
+# error while the fields that succeeded keep their data (non-null roots made the whole answer
+# `data: null`, hiding an earlier remember that was stored).
 RootMutation = merge_types(
     "Mutation", (MemoryMutation, IngestMutation, JobsMutation, BundleMutation, UsageMutation)
 )
@@ -27,6 +31,7 @@ schema = HippographSchema(
     mutation=RootMutation,
     extensions=[
         HippographErrors,
+        RequestLimits,
         lambda: ParserCache(maxsize=256),  # factories; the caches are shared module-wide
         lambda: ValidationCache(maxsize=256),
     ],

@@ -35,7 +35,7 @@ class UsageMutation:
     )
     async def used(
         self, info: Info, namespace: str, memory_ids: list[strawberry.ID]
-    ) -> UsedPayload:
+    ) -> UsedPayload | None:
         rt = runtime(info)
         effects = await run_in_threadpool(
             feedback.use, rt.store, namespace, [str(i) for i in memory_ids]

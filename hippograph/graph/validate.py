@@ -18,12 +18,15 @@ from hippograph.graph.model import (
     parse_iso,
     to_iso,
 )
+from hippograph.graph.write import privacy
 from hippograph.graph.write.tagging import normalize_tag
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
 MAX_TAGS = 32
 MAX_LIST_ITEMS = 100
 MAX_ITEM_CHARS = 2000
+MAX_NAME_CHARS = 256  # a project, a session id, a speaker: names a client makes up
+MAX_ECHO_CHARS = 40
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,11 +47,22 @@ def namespace(value: str, field: str = "namespace") -> str:
     return value
 
 
+def echo(value: object) -> str:
+    """``value`` as an error message may quote it: secrets redacted, at most ``MAX_ECHO_CHARS``
+    characters (an error must not carry a key, or megabytes, into the response and the log)."""
+    text = privacy.apply(str(value), field="error", mode="redact")
+    if len(text) > MAX_ECHO_CHARS:
+        text = text[:MAX_ECHO_CHARS] + f"... ({len(text)} characters)"
+    return repr(text)
+
+
 def memory_id(value: str, field: str = "id") -> str:
+    if isinstance(value, str) and len(value) > 64:
+        raise InvalidInput(field, f"is {len(value)} characters, not a UUID", limit=64)
     try:
         return str(uuid.UUID(value))
     except (ValueError, AttributeError, TypeError):
-        raise InvalidInput(field, f"{value!r} is not a UUID") from None
+        raise InvalidInput(field, f"{echo(value)} is not a UUID") from None
 
 
 def content(value: str, limits: Limits, field: str = "content") -> str:
@@ -73,9 +87,24 @@ def short_text(value: str, field: str, max_chars: int) -> str:
     return value
 
 
+def optional_text(value: str | None, field: str, max_chars: int = MAX_NAME_CHARS) -> str | None:
+    """An optional string bounded by ``max_chars`` (a project, a source's messages)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(field, "must be a string")
+    if len(value) > max_chars:
+        raise InvalidInput(
+            field, f"is {len(value)} characters; the limit is {max_chars}", limit=max_chars
+        )
+    return value
+
+
 def choice(value: str, allowed: Sequence[str], field: str) -> str:
     if value not in allowed:
-        raise InvalidInput(field, f"{value!r} is not one of {', '.join(allowed)}", limit=allowed)
+        raise InvalidInput(
+            field, f"{echo(value)} is not one of {', '.join(allowed)}", limit=allowed
+        )
     return value
 
 
@@ -135,7 +164,7 @@ def timestamp(value: str | None, field: str) -> str | None:
     try:
         parse_iso(value)
     except (ValueError, AttributeError, TypeError):
-        raise InvalidInput(field, f"{value!r} is not an ISO-8601 timestamp") from None
+        raise InvalidInput(field, f"{echo(value)} is not an ISO-8601 timestamp") from None
     return value
 
 
@@ -152,12 +181,23 @@ def new_memory(item: NewMemory, limits: Limits, field: str = "memory") -> NewMem
         raise InvalidInput(f"{field}.project", "is required when scope is 'project'")
     if scope == "session" and not item.session_id:
         raise InvalidInput(f"{field}.sessionId", "is required when scope is 'session'")
+    # Every string is bounded before anything is normalized, embedded or sent to the engine.
+    if len(item.tags) > MAX_LIST_ITEMS:
+        raise InvalidInput(
+            f"{field}.tags",
+            f"holds {len(item.tags)} items; the limit is {MAX_LIST_ITEMS}",
+            limit=MAX_LIST_ITEMS,
+        )
+    source = item.source
+    project = optional_text(item.project, f"{field}.project")
+    session_id = optional_text(item.session_id, f"{field}.sessionId")
+    source_session = optional_text(source.session_id, f"{field}.source.sessionId")
+    messages = optional_text(source.messages, f"{field}.source.messages", limits.max_content_bytes)
     tags = tuple(dict.fromkeys(tag_name(t, f"{field}.tags[{i}]") for i, t in enumerate(item.tags)))
     if len(tags) > MAX_TAGS:
         raise InvalidInput(
             f"{field}.tags", f"holds {len(tags)} tags; the limit is {MAX_TAGS}", limit=MAX_TAGS
         )
-    source = item.source
     if source.snippet is not None and len(source.snippet) > MAX_ITEM_CHARS:
         raise InvalidInput(
             f"{field}.source.snippet",
@@ -167,6 +207,8 @@ def new_memory(item: NewMemory, limits: Limits, field: str = "memory") -> NewMem
     return replace(
         item,
         content=content(item.content, limits, f"{field}.content"),
+        project=project,
+        session_id=session_id,
         memory_type=choice(item.memory_type, MEMORY_TYPES, f"{field}.memoryType"),
         scope=scope,
         provenance=choice(item.provenance, PROVENANCES, f"{field}.provenance"),
@@ -182,7 +224,10 @@ def new_memory(item: NewMemory, limits: Limits, field: str = "memory") -> NewMem
         prerequisites=string_list(item.prerequisites, f"{field}.prerequisites"),
         warnings=string_list(item.warnings, f"{field}.warnings"),
         source=replace(
-            source, file_paths=string_list(source.file_paths, f"{field}.source.filePaths")
+            source,
+            session_id=source_session,
+            messages=messages,
+            file_paths=string_list(source.file_paths, f"{field}.source.filePaths"),
         ),
         occurred_at=timestamp(item.occurred_at, f"{field}.occurredAt"),
     )

@@ -22,6 +22,7 @@ def test_importing_the_client_loads_only_model_and_errors_of_graph() -> None:
     loaded = set(ast.literal_eval(out))
     assert loaded == {
         "hippograph", "hippograph.graph", "hippograph.graph.model", "hippograph.graph.errors",
-        "hippograph.graph.clock", "hippograph.client", "hippograph.client.client", "hippograph.client.documents",
-        "hippograph.client.errors", "hippograph.client.operations", "hippograph.client.records",
+        "hippograph.graph.clock", "hippograph.client", "hippograph.client.client",
+        "hippograph.client.documents", "hippograph.client.errors", "hippograph.client.operations",
+        "hippograph.client.records",
     }  # fmt: skip

@@ -103,8 +103,12 @@ def _validate_turn(turn: NewTurn, i: int, policy: WritePolicy) -> NewTurn:
         raise InvalidInput(f"{where}.speaker", "must be at most 100 characters", limit=100)
     role = None if turn.role is None else validate.choice(turn.role, ROLES, f"{where}.role")
     text = validate.content(turn.text, policy.limits, f"{where}.text")
+    file_paths = validate.string_list(turn.file_paths, f"{where}.filePaths")
     if policy.content_filter is not None:
-        text = policy.content_filter(text, f"{where}.text")
+        keep = policy.content_filter
+        text = keep(text, f"{where}.text")
+        speaker = None if speaker is None else keep(speaker, f"{where}.speaker")
+        file_paths = tuple(keep(p, f"{where}.filePaths[{j}]") for j, p in enumerate(file_paths))
     return NewTurn(
         session_id=turn.session_id.strip(),
         turn_index=turn.turn_index,
@@ -112,7 +116,7 @@ def _validate_turn(turn: NewTurn, i: int, policy: WritePolicy) -> NewTurn:
         speaker=speaker,
         role=role,
         timestamp=validate.timestamp(turn.timestamp, f"{where}.timestamp"),
-        file_paths=validate.string_list(turn.file_paths, f"{where}.filePaths"),
+        file_paths=file_paths,
     )
 
 

@@ -124,6 +124,17 @@ def _accept_random(match: re.Match[str]) -> bool:
     return _looks_random(secret)
 
 
+def _accept_prose_key(match: re.Match[str]) -> bool:
+    value = match.group("v")
+    return _has_digit(value) and any(c.isupper() for c in value) and any(c.islower() for c in value)
+
+
+def _accept_prose_password(match: re.Match[str]) -> bool:
+    """A word with a digit or a symbol ("hunter2-Xk9!pq"), not a plain word ("is strong")."""
+    value = match.group("v").rstrip(".,;:!?)")
+    return not _is_placeholder(value) and not value.isalpha()
+
+
 # An unquoted value may hold brackets but not end with one: `f(password=pw)` ends at `pw`.
 _UNQUOTED = r"[^\s\"'`,;&)\]}]+(?:[)\]}]+[^\s\"'`,;&)\]}]+)*"
 
@@ -187,7 +198,7 @@ _DETECTORS: tuple[_Detector, ...] = (
     _Detector("gitlab_token", re.compile(_L + r"glpat-[A-Za-z0-9_\-]{20,}" + _R), 1),
     _Detector(
         "slack_token",
-        re.compile(_L + r"xox[baprs]-[A-Za-z0-9\-]{10,}" + _R),
+        re.compile(_L + r"xox[abopsr]-[A-Za-z0-9\-]{10,}" + _R),
         1,
         accept=_accept_random,
     ),
@@ -196,7 +207,32 @@ _DETECTORS: tuple[_Detector, ...] = (
         re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/\w{16,}"),
         1,
     ),
-    _Detector("stripe_key", re.compile(_L + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}" + _R), 1),
+    _Detector(
+        "stripe_key", re.compile(_L + r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}" + _R), 1
+    ),
+    _Detector(
+        # In prose: "the secret is TddJ8...", "secret key TddJ8...": 40 base64 characters a
+        # few words after secret/key. A git hash has no upper case, so it passes.
+        "aws_secret_key",
+        re.compile(
+            r"(?i:\b(?:secret|key)s?\b)[^\n]{0,40}?(?<![A-Za-z0-9/+])"
+            r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+        ),
+        2,
+        groups=("v",),
+        accept=_accept_prose_key,
+    ),
+    _Detector(
+        # In prose: "password is hunter2-Xk9!pq", "the password was ...".
+        "password",
+        re.compile(
+            r"(?i:\b(?:password|passwd|passphrase|pwd)\b)[ \t]+(?i:is|was)[ \t]+[\"'`]?"
+            r"(?P<v>[^\s\"'`]{4,})"
+        ),
+        4,
+        groups=("v",),
+        accept=_accept_prose_password,
+    ),
     _Detector("google_api_key", re.compile(_L + r"AIza[0-9A-Za-z_\-]{35}" + _R), 1),
     _Detector("twilio_key", re.compile(r"(?<![A-Za-z0-9])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9])"), 1),
     _Detector(

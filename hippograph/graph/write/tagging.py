@@ -93,8 +93,11 @@ _HASHTAG = re.compile(r"(?<![\w#&])#([^\W\d_][\w-]*)")
 _TERM = re.compile(r"[^\W_]+(?:['’][^\W_]+)?(?:\+\+|#(?!\w))?")
 _TOKEN = re.compile(r"[^\W_](?:[\w'’]|[.\-](?=[^\W_]))*(?:\+\+|#(?!\w))?")
 _BOUNDARY = re.compile(r"[.!?:;\"“”()\[\]\n]")
-_ACRONYM = re.compile(r"[A-Z][A-Z0-9&]*[A-Z][A-Z0-9&]*s?")
-_MIXED_CASE = re.compile(r".*[a-z].*[A-Z].*")
+# Both patterns are written so that each character has one place to go: the looser
+# `[A-Z][A-Z0-9&]*[A-Z]...` and `.*[a-z].*[A-Z].*` backtrack quadratically on one long word
+# (a 16 KiB unbroken string took seconds to tag).
+_ACRONYM = re.compile(r"[A-Z][0-9&]*[A-Z][A-Z0-9&]*s?")
+_MIXED_CASE = re.compile(r"[^a-z\n]*[a-z][^A-Z\n]*[A-Z].*")
 _ALNUM = re.compile(r"[A-Za-z]+[-.]?[0-9][\w.\-]*")
 _SYMBOLIC = re.compile(r"[A-Za-z]\+\+|[A-Za-z]#")
 _DOTTED = re.compile(r"[A-Z][A-Za-z0-9]*\.[A-Za-z]{2,}")

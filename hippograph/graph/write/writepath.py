@@ -32,6 +32,7 @@ from hippograph.graph.errors import Conflict
 from hippograph.graph.model import NewMemory, RememberResult, content_hash, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.write import scrub
 from hippograph.graph.write.decide import Candidate, Decider, Decision, OfflineDecider, memoized
 from hippograph.graph.write.neighbours import BatchIndex, nearest, stored_neighbours, tombstoned
 from hippograph.graph.write.plan import (
@@ -67,10 +68,12 @@ def prepare(items: Sequence[NewMemory], policy: WritePolicy) -> list[NewMemory]:
         field = f"memories[{i}]" if len(items) > 1 else "memory"
         clean = validate.new_memory(item, policy.limits, field)
         if policy.content_filter is not None:
-            clean = replace(clean, content=policy.content_filter(clean.content, f"{field}.content"))
+            clean = scrub.memory(clean, policy.content_filter, field, raw_tags=item.tags)
         if policy.infer_tags is not None:
             inferred = [validate.tag_name(t) for t in policy.infer_tags(clean)]
             merged = tuple(dict.fromkeys((*clean.tags, *inferred)))[: validate.MAX_TAGS]
+            if policy.content_filter is not None:
+                merged = scrub.tags(merged, policy.content_filter, f"{field}.tags")
             clean = replace(clean, tags=merged)
         prepared.append(clean)
     return prepared

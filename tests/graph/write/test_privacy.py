@@ -288,3 +288,39 @@ def test_apply_rejects_unknown_mode() -> None:
     with pytest.raises(InvalidInput) as caught:
         privacy.apply("text", field="content", mode="warn")  # type: ignore[arg-type]
     assert caught.value.field == "privacy_mode"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        ("the secret is TddJ8sXk2vQm9LwZp0RtY7uN3bHcFgA5eKj1Oi4M for prod",
+         "TddJ8sXk2vQm9LwZp0RtY7uN3bHcFgA5eKj1Oi4M", "aws_secret_key"),
+        ("my key: TddJ8sXk2vQm9LwZp0RtY7uN3bHcFgA5eKj1Oi4M",
+         "TddJ8sXk2vQm9LwZp0RtY7uN3bHcFgA5eKj1Oi4M", "aws_secret_key"),
+        ("the admin password is hunter2-Xk9!pq now", "hunter2-Xk9!pq", "password"),
+        ("password: hunter2-Xk9!pq", "hunter2-Xk9!pq", "password"),
+        ("bot token xoxo-2748392011-AbCdEfGhIjKl posts", "xoxo-2748392011-AbCdEfGhIjKl",
+         "slack_token"),
+        ("billing uses pk_live_51HxYzAbCdEfGhIjKlMnOp", "pk_live_51HxYzAbCdEfGhIjKlMnOp",
+         "stripe_key"),
+        ("postgres://admin:S3cr3tPw0rd@db.internal:5432/app", "S3cr3tPw0rd", "url_password"),
+    ],
+)  # fmt: skip
+def test_forms_of_issue_21_are_redacted(text: str, secret: str, kind: str) -> None:
+    redacted, findings = privacy.redact(text)
+    assert secret not in redacted
+    assert kind in [f.kind for f in findings]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 fixed the key lookup",
+        "the secret is 9fceb02d0ae598e95dc970b74767f19372d61af8, the commit",
+        "the password is strong enough",
+        "the password was changed yesterday",
+        "key = 550e8400-e29b-41d4-a716-446655440000",
+    ],
+)
+def test_look_alikes_of_issue_21_forms_pass(text: str) -> None:
+    assert privacy.scan(text) == []

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from hippograph.graph.errors import InvalidInput
@@ -138,3 +140,34 @@ def test_terms_keep_repeats_for_bm25() -> None:
         "neo4j",
         "ai",
     ]
+
+
+_UNBROKEN = {
+    "lower": "z" * 32768,
+    "upper_then_lower": "Z" * 32767 + "q",
+    "alternating": "aB" * 16384,
+    "spaced_title": "Ab " * 10922,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_UNBROKEN))
+def test_unbroken_32k_input_is_tagged_without_backtracking(shape: str) -> None:
+    # One 32 KiB word used to take seconds (quadratic backtracking in the acronym and
+    # mixed-case patterns); linear now, ~0.02 s (bench/pathological.py prints the growth).
+    # The bound is generous on purpose: it only catches a return of the quadratic case.
+
+    start = time.perf_counter()
+    tags = infer_tags(_UNBROKEN[shape])
+    assert time.perf_counter() - start < 5.0
+    assert all(len(tag) <= 64 for tag in tags)
+
+
+@pytest.mark.parametrize(
+    ("word", "technical"),
+    [("NASA", True), ("R2D2", True), ("A&B", True), ("AB&C", True), ("APIs", True),
+     ("iPhone", True), ("GraphQL", True), ("Python", False), ("python", False), ("A1", True)],
+)  # fmt: skip
+def test_technical_words_after_the_linear_rewrite(word: str, technical: bool) -> None:
+    from hippograph.graph.write.tagging import _is_technical
+
+    assert _is_technical(word) is technical
