@@ -94,6 +94,20 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--project")
     rec.add_argument("--session")
     rec.add_argument("--explain", action="store_true", help="print how each memory was found")
+    rec.add_argument(
+        "--verify", action="store_true", help="ask the configured LLM which results are relevant"
+    )
+    rec.add_argument(
+        "--rejected",
+        choices=retrieval.REJECTED,
+        default="drop",
+        help="what --verify does with a rejected result (default drop)",
+    )
+    rec.add_argument(
+        "--include-gap",
+        action="store_true",
+        help="when nothing relevant is found, print the nearest memories anyway",
+    )
     data_dir_arg(rec)
     rec.set_defaults(command=cmd_recall)
 
@@ -194,11 +208,20 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         project=args.project,
         session_id=args.session,
         explain=args.explain,
+        verify=args.verify,
+        rejected=args.rejected,
+        include_gap=args.include_gap,
     )
 
     def work(rt: Runtime) -> retrieval.RecallResult:
         found = retrieval.recall(
-            rt.store, rt.embedder, args.namespace, request, config=rt.cascade, limits=rt.limits
+            rt.store,
+            rt.embedder,
+            args.namespace,
+            request,
+            config=rt.cascade,
+            limits=rt.limits,
+            verifier=rt.verifier,
         )
         rt.after_recall(args.namespace, args.context, found)
         return found
@@ -208,6 +231,7 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         print(f"nothing relevant in {args.namespace} (best relevance {result.best_relevance:.2f})")
     for item in result.items:
         flag = " [RULE]" if item.flagged else ""
+        flag += " [REJECTED]" if item.rejected else ""
         print(f"{item.score:.3f}{flag}  {item.memory.id}  {item.memory.content}")
         e = item.explanation
         if e is not None:
@@ -217,7 +241,8 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
                 f"activation {e.activation:.3f} speaker {e.speaker:.0f} time {e.time:.0f} "
                 f"recency {e.recency:.2f} confidence {e.confidence:.2f}"
             )
-    print(f"({len(result.items)} memories in {result.total_ms:.0f} ms)")
+    checked = f"; {result.verification}" if args.verify else ""
+    print(f"({len(result.items)} memories in {result.total_ms:.0f} ms{checked})")
     return 0
 
 
