@@ -77,6 +77,12 @@ class Settings:
     max_aliases: int = 30
     max_query_tokens: int = 4000
     max_k_per_request: int = 1000
+    # Engine work of the heavy operations (remember, ingest, recall, search, context, rebuild,
+    # consolidate, jobs) runs on its own threads, at most this many at once; a request waits
+    # for a slot at most WORK_QUEUE_S, then is refused with OVERLOADED and Retry-After. Light
+    # reads and /healthz do not queue behind them.
+    max_concurrent_work: int = 8
+    work_queue_s: float = 10.0
     privacy_mode: PrivacyMode = "redact"
     host: str = "127.0.0.1"
     port: int = 8000
@@ -173,6 +179,8 @@ class Settings:
         _check_range("HIPPOGRAPH_MAX_ALIASES", self.max_aliases, 1, 10_000)
         _check_range("HIPPOGRAPH_MAX_QUERY_TOKENS", self.max_query_tokens, 100, 1_000_000)
         _check_range("HIPPOGRAPH_MAX_K_PER_REQUEST", self.max_k_per_request, 1, 1_000_000)
+        _check_range("HIPPOGRAPH_MAX_CONCURRENT_WORK", self.max_concurrent_work, 1, 1024)
+        _check_range("HIPPOGRAPH_WORK_QUEUE_S", self.work_queue_s, 0, 600)
         _check_range("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", self.embedding_batch_size, 1, 4096)
         _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)

@@ -7,11 +7,11 @@ from __future__ import annotations
 from enum import Enum
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
 from hippograph.api.context import runtime
 from hippograph.api.limits import charge_k
+from hippograph.api.work import heavy
 from hippograph.graph import validate
 from hippograph.graph.errors import Overloaded
 from hippograph.graph.recall import bundle, nextturn
@@ -99,7 +99,7 @@ class BundleQuery:
             project=project,
             k=k,
         )
-        found = await run_in_threadpool(rt.context_bundle, namespace, request)
+        found = await heavy(info, rt.context_bundle, namespace, request)
         return ContextBundle.of(found)
 
     @strawberry.field(

@@ -12,6 +12,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from hippograph.api.context import runtime
+from hippograph.api.work import heavy
 from hippograph.graph import history as memory_history
 from hippograph.graph.upkeep.consolidation_model import ConsolidationReport as Report
 from hippograph.graph.write import episodes as episode_log
@@ -259,7 +260,7 @@ class IngestMutation:
             finally:
                 tools.close()
 
-        result = await run_in_threadpool(work)
+        result = await heavy(info, work)
         return IngestPayload(
             stored=result.stored,
             duplicates=result.duplicates,
@@ -280,8 +281,8 @@ class IngestMutation:
         force: bool = False,
     ) -> ConsolidationReport | None:
         rt = runtime(info)
-        report = await run_in_threadpool(
-            lambda: consolidate_now(rt, namespace=namespace, dry_run=dry_run, force=force)
+        report = await heavy(
+            info, lambda: consolidate_now(rt, namespace=namespace, dry_run=dry_run, force=force)
         )
         return ConsolidationReport.of(report)
 
@@ -290,7 +291,7 @@ class IngestMutation:
     )
     async def rebuild(self, info: Info, namespace: str) -> RebuildPayload | None:
         rt = runtime(info)
-        result = await run_in_threadpool(rebuild_now, rt, namespace)
+        result = await heavy(info, rebuild_now, rt, namespace)
         return RebuildPayload(
             episodes=result.episodes,
             remember_events=result.remember_events,

@@ -26,6 +26,7 @@ from hippograph.api.types import (
     ScoredMemory,
     Tag,
 )
+from hippograph.api.work import heavy
 from hippograph.graph import memories, validate
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
@@ -83,7 +84,8 @@ class MemoryQuery:
     ) -> list[ScoredMemory]:
         charge_k(info, k)
         rt = runtime(info)
-        found = await run_in_threadpool(
+        found = await heavy(
+            info,
             partial(memories.search, limits=rt.limits, as_of=as_of),
             rt.store, rt.embedder, namespace, query, k,
         )  # fmt: skip
@@ -130,7 +132,8 @@ class MemoryQuery:
             include_gap=include_gap,
             as_of=as_of,
         )
-        result = await run_in_threadpool(
+        result = await heavy(
+            info,
             retrieval.recall,
             rt.store,
             rt.embedder,
@@ -236,7 +239,8 @@ class MemoryMutation:
 
 async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> list[RememberPayload]:
     rt = runtime(info)
-    results = await run_in_threadpool(
+    results = await heavy(
+        info,
         writepath.remember,
         rt.store,
         rt.embedder,
