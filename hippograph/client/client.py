@@ -110,9 +110,16 @@ class Client:
         include_archived: bool = False,
         include_history: bool = False,
         explain: bool = False,
+        verify: bool = False,
+        rejected: str = "drop",
+        include_gap: bool = False,
+        as_of: str | None = None,
     ) -> RecallResult:
         """What is relevant to ``context`` (k: how many; memory_types: the domain's lower-case
-        names; explain: each item's seed, path and score components)."""
+        names; explain: each item's seed, path and score components; verify: the configured
+        LLM checks the best candidates, rejected ones dropped or, with rejected="flag", marked;
+        include_gap: the nearest memories even when nothing is relevant; as_of: an ISO time,
+        answered as the store stood then)."""
         return self._run(
             ops.recall(
                 self.namespace,
@@ -124,18 +131,28 @@ class Client:
                 include_archived=include_archived,
                 include_history=include_history,
                 explain=explain,
+                verify=verify,
+                rejected=rejected,
+                include_gap=include_gap,
+                as_of=as_of,
             )  # fmt: skip
         )
 
-    def search(self, query: str, *, k: int | None = None) -> list[Scored]:
-        """Plain vector top-k over active memories."""
-        return self._run(ops.search(self.namespace, query, k))
+    def search(self, query: str, *, k: int | None = None, as_of: str | None = None) -> list[Scored]:
+        """Plain vector top-k over active memories (as_of: as the store stood then)."""
+        return self._run(ops.search(self.namespace, query, k, as_of))
 
     def memories(
-        self, flt: MemoryFilter | None = None, *, first: int | None = None, after: str | None = None
+        self,
+        flt: MemoryFilter | None = None,
+        *,
+        first: int | None = None,
+        after: str | None = None,
+        as_of: str | None = None,
     ) -> Page:
-        """One page of memories matching ``flt``, newest first; pass ``next_cursor`` as after."""
-        return self._run(ops.memories(self.namespace, flt, first, after))
+        """One page of memories matching ``flt``, newest first; pass ``next_cursor`` as after
+        (as_of: as the store stood then)."""
+        return self._run(ops.memories(self.namespace, flt, first, after, as_of))
 
     def memory(self, memory_id: str) -> Memory:
         return self._run(ops.memory(self.namespace, memory_id))
@@ -231,6 +248,10 @@ class AsyncClient:
         include_archived: bool = False,
         include_history: bool = False,
         explain: bool = False,
+        verify: bool = False,
+        rejected: str = "drop",
+        include_gap: bool = False,
+        as_of: str | None = None,
     ) -> RecallResult:
         return await self._run(
             ops.recall(
@@ -243,16 +264,27 @@ class AsyncClient:
                 include_archived=include_archived,
                 include_history=include_history,
                 explain=explain,
+                verify=verify,
+                rejected=rejected,
+                include_gap=include_gap,
+                as_of=as_of,
             )  # fmt: skip
         )
 
-    async def search(self, query: str, *, k: int | None = None) -> list[Scored]:
-        return await self._run(ops.search(self.namespace, query, k))
+    async def search(
+        self, query: str, *, k: int | None = None, as_of: str | None = None
+    ) -> list[Scored]:
+        return await self._run(ops.search(self.namespace, query, k, as_of))
 
     async def memories(
-        self, flt: MemoryFilter | None = None, *, first: int | None = None, after: str | None = None
+        self,
+        flt: MemoryFilter | None = None,
+        *,
+        first: int | None = None,
+        after: str | None = None,
+        as_of: str | None = None,
     ) -> Page:
-        return await self._run(ops.memories(self.namespace, flt, first, after))
+        return await self._run(ops.memories(self.namespace, flt, first, after, as_of))
 
     async def memory(self, memory_id: str) -> Memory:
         return await self._run(ops.memory(self.namespace, memory_id))

@@ -14,7 +14,7 @@ MEMORY_FIELDS: Final = """
 fragment MemoryFields on Memory {
   id namespace content contentHash memoryType scope project sessionId provenance
   source { sessionId messages filePaths snippet }
-  createdAt updatedAt lastAccessed accessCount strength
+  createdAt recordedAt validFrom validUntil updatedAt lastAccessed accessCount strength
   reinforcements { at sessionId message }
   confidence trustScore status supersededBy
   triggerPatterns steps prerequisites warnings tags importance
@@ -36,13 +36,13 @@ query Recall(
   $namespace: String!, $context: String!, $k: Int = 10, $project: String, $sessionId: String,
   $memoryTypes: [MemoryType!], $includeArchived: Boolean = false,
   $includeHistory: Boolean = false, $explain: Boolean = false, $verify: Boolean = false,
-  $rejected: RejectedMode = DROP, $includeGap: Boolean = false
+  $rejected: RejectedMode = DROP, $includeGap: Boolean = false, $asOf: String
 ) {
   recall(
     namespace: $namespace, context: $context, k: $k, project: $project, sessionId: $sessionId,
     memoryTypes: $memoryTypes, includeArchived: $includeArchived,
     includeHistory: $includeHistory, explain: $explain, verify: $verify,
-    rejected: $rejected, includeGap: $includeGap
+    rejected: $rejected, includeGap: $includeGap, asOf: $asOf
   ) {
     gap bestRelevance topicReset embedMs totalMs verification
     items {
@@ -61,8 +61,8 @@ query Recall(
 
 SEARCH: Final = (
     """
-query Search($namespace: String!, $query: String!, $k: Int = 10) {
-  results: search(namespace: $namespace, query: $query, k: $k) {
+query Search($namespace: String!, $query: String!, $k: Int = 10, $asOf: String) {
+  results: search(namespace: $namespace, query: $query, k: $k, asOf: $asOf) {
     score memory { ...MemoryFields }
   }
 }"""
@@ -71,8 +71,10 @@ query Search($namespace: String!, $query: String!, $k: Int = 10) {
 
 LIST: Final = (
     """
-query List($namespace: String!, $filter: MemoryFilter, $first: Int = 20, $after: String) {
-  memories(namespace: $namespace, filter: $filter, first: $first, after: $after) {
+query List(
+  $namespace: String!, $filter: MemoryFilter, $first: Int = 20, $after: String, $asOf: String
+) {
+  memories(namespace: $namespace, filter: $filter, first: $first, after: $after, asOf: $asOf) {
     items { ...MemoryFields } nextCursor
   }
 }"""

@@ -45,6 +45,10 @@ def recall(
     include_archived: bool,
     include_history: bool,
     explain: bool,
+    verify: bool = False,
+    rejected: str = "drop",
+    include_gap: bool = False,
+    as_of: str | None = None,
 ) -> Operation[records.RecallResult]:
     variables = _vars(
         namespace=ns,
@@ -56,26 +60,37 @@ def recall(
         includeArchived=include_archived,
         includeHistory=include_history,
         explain=explain,
+        verify=verify,
+        rejected=rejected.upper(),
+        includeGap=include_gap,
+        asOf=as_of,
     )
     return Operation(documents.RECALL, variables, lambda d: records.recall_result(d["recall"]))
 
 
-def search(ns: str, query: str, k: int | None) -> Operation[list[model.ScoredMemory]]:
+def search(
+    ns: str, query: str, k: int | None, as_of: str | None = None
+) -> Operation[list[model.ScoredMemory]]:
     return Operation(
         documents.SEARCH,
-        _vars(namespace=ns, query=query, k=k),
+        _vars(namespace=ns, query=query, k=k, asOf=as_of),
         lambda d: [records.scored(r) for r in d["results"]],
     )
 
 
 def memories(
-    ns: str, flt: model.MemoryFilter | None, first: int | None, after: str | None
+    ns: str,
+    flt: model.MemoryFilter | None,
+    first: int | None,
+    after: str | None,
+    as_of: str | None = None,
 ) -> Operation[model.Page]:
     variables = _vars(
         namespace=ns,
         filter=records.memory_filter(flt) if flt is not None else None,
         first=first,
         after=after,
+        asOf=as_of,
     )
     return Operation(documents.LIST, variables, lambda d: records.page(d["memories"]))
 

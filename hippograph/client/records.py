@@ -72,6 +72,7 @@ class RecallItem:
     memory: model.Memory
     score: float
     flagged: bool  # a negative rule whose trigger matched
+    rejected: bool = False  # the configured LLM judged it not relevant (rejected="flag")
     history: tuple[HistoryEntry, ...] = ()
     explanation: Explanation | None = None
 
@@ -84,6 +85,7 @@ class RecallResult:
     topic_reset: bool
     embed_ms: float
     total_ms: float
+    verification: str = "not requested"  # or verified, or unverified and why
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -201,6 +203,8 @@ def memory(d: Json) -> model.Memory:
         warnings=tuple(d["warnings"]),
         tags=tuple(d["tags"]),
         importance=d["importance"],
+        recorded_at=d["recordedAt"],
+        valid_until=d["validUntil"],
     )
 
 
@@ -245,6 +249,7 @@ def recall_result(d: Json) -> RecallResult:
                 memory=memory(i["memory"]),
                 score=i["score"],
                 flagged=i["flagged"],
+                rejected=i["rejected"],
                 history=tuple(
                     HistoryEntry(
                         id=h["id"],
@@ -264,6 +269,7 @@ def recall_result(d: Json) -> RecallResult:
         topic_reset=d["topicReset"],
         embed_ms=d["embedMs"],
         total_ms=d["totalMs"],
+        verification=d["verification"],
     )
 
 

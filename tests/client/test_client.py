@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import anyio
 import pytest
@@ -21,7 +22,8 @@ from hippograph.client import (
     RemoteError,
     Turn,
 )
-from hippograph.graph import model
+from hippograph.graph import clock, model
+from hippograph.graph.model import to_iso
 from hippograph.graph.runtime import Runtime
 from tests.live_server import serve_in_thread
 
@@ -135,3 +137,34 @@ def test_async_client_over_a_real_server(runtime: Runtime, namespace: str) -> No
 
     with serve_in_thread(create_app(runtime=runtime)) as base:
         anyio.run(main, f"{base}/graphql")
+
+
+def test_as_of_verification_and_gaps_through_the_client(client: Client) -> None:
+    t0 = datetime(2030, 1, 1, tzinfo=UTC)
+    clock.set_now(t0)
+    old = client.remember(NewMemory(content="Alice works at the observatory"))[0].memory
+    clock.set_now(t0 + timedelta(days=1))
+    new = client.remember(NewMemory(content="Alice works at the planetarium now"))[0].memory
+    clock.set_now(t0 + timedelta(days=2))
+    client.supersede(old.id, new.id, reason="moved jobs")
+    assert old.recorded_at == to_iso(t0) and old.valid_until is None
+    ended = client.memory(old.id)
+    assert ended.status == "superseded" and ended.valid_until is not None
+
+    before = to_iso(t0 + timedelta(hours=12))
+    assert [m.id for m in client.memories(as_of=before).items] == [old.id]
+    assert [s.memory.id for s in client.search("where does Alice work", as_of=before)] == [old.id]
+    then = client.recall("Where does Alice work?", as_of=before)
+    assert [i.memory.id for i in then.items] == [old.id]
+    now = client.recall("Where does Alice work?")
+    assert now.items[0].memory.id == new.id and old.id not in [i.memory.id for i in now.items]
+
+    unchecked = client.recall("Where does Alice work?", verify=True, rejected="flag")
+    assert unchecked.verification == "unverified: no LLM is configured"
+    assert not any(i.rejected for i in unchecked.items)
+    assert client.recall("Where does Alice work?").verification == "not requested"
+
+    gap = client.recall("quarterly tax filing for the sailing boat")
+    assert gap.gap and gap.items == ()
+    nearest = client.recall("quarterly tax filing for the sailing boat", include_gap=True)
+    assert nearest.gap and nearest.items
