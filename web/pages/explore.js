@@ -371,6 +371,7 @@ async function run(event) {
   explorer.status = "loading";
   explorer.namespace = namespace;
   explorer.context = context;
+  const previous = explorer.selected;
   explorer.nodes = new Map();
   explorer.edges = new Map();
   explorer.selected = null;
@@ -393,6 +394,7 @@ async function run(event) {
     renderClusters(data.clusters);
     await loadNeighbourhoods(explorer.results.map((item) => item.memory.id));
     drawGraph();
+    keepSelection(previous);
     const gap = explorer.gap ? " Nothing clearly relevant (gap): these are the nearest." : "";
     say(`${explorer.results.length} memories recalled in ${Math.round(data.recall.totalMs)} ms; ` +
       `${explorer.counts.nodes} nodes, ${explorer.counts.edges} edges.${gap}`);
@@ -400,6 +402,19 @@ async function run(event) {
   } catch (error) {
     explorer.status = "error";
     say(error.message, true);
+  }
+}
+
+// A new recall keeps the selected node's details while the node is still drawn.
+function keepSelection(previous) {
+  if (previous && explorer.nodes.has(previous.key)) {
+    explorer.selected = previous;
+    explorer.cy.getElementById(previous.key).select();
+    for (const li of document.querySelectorAll("#results li")) {
+      li.classList.toggle("selected", `memory:${li.dataset.id}` === previous.key);
+    }
+  } else {
+    $("#details").replaceChildren(el("p", { class: "hint" }, "Click a memory to see its record, its history and where it came from."));
   }
 }
 
@@ -426,9 +441,8 @@ function explanationOf(item) {
     el("div", {}, "seed: ", el("b", { class: "seed-kinds" }, e.seedKinds.join(", ") || "none"),
       e.seed && e.seed !== item.memory.id ? ` from "${contentOf(e.seed)}"` : ""),
     el("div", {}, "path: ", path),
-    el("table", { class: "components" },
-      el("tr", {}, parts.map((p) => el("td", {}, p))),
-      el("tr", {}, parts.map((p) => el("td", { class: "score" }, fmt(e[p]))))));
+    el("div", { class: "components" },
+      parts.map((p) => el("span", {}, `${p} `, el("span", { class: "score" }, fmt(e[p]))))));
 }
 
 function renderResults() {
