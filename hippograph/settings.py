@@ -92,6 +92,8 @@ class Settings:
     # The GraphiQL page at /graphql (a browser's GET); 0 turns it off, e.g. in production. The
     # GraphQL endpoint answers either way.
     graphiql: bool = True
+    # The graph explorer page at /explore (it reads through /graphql only); 0 turns it off.
+    explorer: bool = True
     # The browser pages' folder: package.json, node_modules (`npm ci`, by `make install`), pages.
     web_dir: Path = _CHECKOUT / "web"
     llm_base_url: str = ""

@@ -8,6 +8,7 @@ from strawberry.tools import merge_types
 from hippograph.api.bundle_schema import BundleMutation, BundleQuery
 from hippograph.api.core_schema import CoreQuery
 from hippograph.api.errors import HippographErrors, HippographSchema
+from hippograph.api.explore_schema import ExploreQuery
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.limits import RequestLimits
@@ -16,7 +17,8 @@ from hippograph.api.profile_schema import ProfileQuery
 from hippograph.api.usage_schema import UsageMutation
 
 RootQuery = merge_types(
-    "Query", (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery, ProfileQuery)
+    "Query",
+    (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery, ProfileQuery, ExploreQuery),
 )
 # Every root mutation field is nullable: one failing field of a request answers null with its
 # error while the fields that succeeded keep their data (non-null roots made the whole answer

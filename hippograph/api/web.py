@@ -1,4 +1,5 @@
-"""The browser pages the service serves itself, and their files: GraphiQL at /graphql.
+"""The browser pages the service serves itself, and their files: GraphiQL at /graphql, the
+graph explorer at /explore.
 
 Third-party browser code comes from the npm registry at install time, never from a CDN at run
 time: ``web/package.json`` names the packages (exact versions, locked in
@@ -30,8 +31,9 @@ GRAPHIQL_FILES = (
     "graphiql/graphiql.min.js",
     "graphiql/graphiql.min.css",
 )
+EXPLORER_FILES = ("cytoscape/dist/cytoscape.min.js",)
 # Every file of web/node_modules a page may load; anything else there answers 404.
-VENDOR = frozenset(GRAPHIQL_FILES)
+VENDOR = frozenset(GRAPHIQL_FILES + EXPLORER_FILES)
 
 # The pages load only what this server sends; the GraphQL endpoint is the page's own origin.
 # GraphiQL sets inline styles and its CSS embeds its fonts and icons as data: URLs.
@@ -55,16 +57,29 @@ def graphiql_page(web_dir: Path) -> Response:
 
     web_dir: the folder holding package.json, node_modules and pages (``HIPPOGRAPH_WEB_DIR``).
     """
-    absent = missing(web_dir, GRAPHIQL_FILES)
-    page = web_dir / "pages" / "graphiql.html"
+    return _page(web_dir, "graphiql.html", GRAPHIQL_FILES, "GraphiQL")
+
+
+def explorer_page(web_dir: Path) -> Response:
+    """The graph explorer (web/pages/explore.*, on cytoscape), or how to install its files."""
+    return _page(web_dir, "explore.html", EXPLORER_FILES, "The graph explorer")
+
+
+def _page(web_dir: Path, name: str, files: tuple[str, ...], title: str) -> Response:
+    absent = missing(web_dir, files)
+    page = web_dir / "pages" / name
     if absent or not page.is_file():
-        return HTMLResponse(_install_page(web_dir, absent or [str(page)]), status_code=503)
+        return HTMLResponse(_install_page(web_dir, absent or [str(page)], title), status_code=503)
     return HTMLResponse(page.read_text(encoding="utf-8"), headers={"Content-Security-Policy": CSP})
 
 
 def routes(settings: Settings) -> list[BaseRoute]:
-    """/static/vendor/... (the listed npm files) and /static/pages/... (our page code)."""
+    """/explore (unless ``HIPPOGRAPH_EXPLORER=0``), /static/vendor/... (the listed npm files)
+    and /static/pages/... (our page code)."""
     web_dir = settings.web_dir
+
+    async def explorer(request: Request) -> Response:
+        return explorer_page(web_dir)
 
     async def vendor(request: Request) -> Response:
         name = request.path_params["path"]
@@ -76,19 +91,21 @@ def routes(settings: Settings) -> list[BaseRoute]:
             return PlainTextResponse(f"{name} is not installed. {hint}", status_code=404)
         return FileResponse(path)
 
+    pages: list[BaseRoute] = [Route("/explore", explorer)] if settings.explorer else []
     return [
+        *pages,
         Route("/static/vendor/{path:path}", vendor),
         Mount("/static/pages", StaticFiles(directory=web_dir / "pages", check_dir=False)),
     ]
 
 
-def _install_page(web_dir: Path, absent: list[str]) -> str:
+def _install_page(web_dir: Path, absent: list[str], title: str) -> str:
     items = "".join(f"<li><code>{escape(name)}</code></li>" for name in absent)
     hint = escape(INSTALL_HINT.format(web_dir=web_dir))
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8" />'
-        "<title>Hippograph GraphiQL: not installed</title></head><body>"
-        "<h1>GraphiQL's files are not installed</h1>"
+        f"<title>Hippograph {escape(title)}: not installed</title></head><body>"
+        f"<h1>{escape(title)}'s files are not installed</h1>"
         f"<p>{hint}</p><p>Missing under {escape(str(web_dir / 'node_modules'))}:</p>"
         f"<ul>{items}</ul><p>The GraphQL endpoint itself works: POST a query to this URL."
         "</p></body></html>"

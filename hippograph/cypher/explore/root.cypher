@@ -1,0 +1,7 @@
+// The memory a neighbourhood or a provenance starts from. An id of another namespace finds
+// nothing, exactly like a missing one. WITH before the namespace check: in one MATCH ... WHERE,
+// ArcadeDB looks the node up by its namespace index instead of its id.
+MATCH (m:Memory {id: $id})
+WITH m
+WHERE m.namespace = $namespace
+RETURN elementId(m) AS eid, labels(m) AS labels, m {.*, embedding: null} AS node
