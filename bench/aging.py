@@ -28,7 +28,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from datetime import UTC, timedelta
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -37,9 +38,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import locomo_data as data  # noqa: E402
-from bench.locomo import _pieces  # noqa: E402
+from bench.locomo import session_memories  # noqa: E402
 from hippograph.graph import clock, transfer  # noqa: E402
-from hippograph.graph.model import NewMemory, Source, parse_iso, to_iso  # noqa: E402
+from hippograph.graph.model import parse_iso  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.upkeep import consolidation  # noqa: E402
 from hippograph.graph.upkeep.decay import memory_confidence  # noqa: E402
@@ -54,27 +55,31 @@ FADED = 0.01
 COLUMNS = ("active", "faded", "faded_by_event", "weak_faded", "proposed", "other_ops")
 
 
-def ingest(rt: Runtime, conv: data.Conversation, namespace: str, *, dated: bool = True) -> None:
+def ingest(
+    rt: Runtime,
+    conv: data.Conversation,
+    namespace: str,
+    *,
+    dated: bool = True,
+    before_session: Callable[[datetime], None] | None = None,
+) -> None:
     """The sessions in date order, each with the service clock at the session's date (or, not
-    ``dated``, at whatever time it is)."""
+    ``dated``, at whatever time it is); consecutive turns linked after each session.
+
+    before_session: called with each session's date (UTC) before the clock moves there (what
+        happens in between: ``bench/lifecycle.py`` runs the worker's jobs)."""
     sessions: dict[int, list[data.Turn]] = {}
     for turn in conv.turns:
         sessions.setdefault(turn.session, []).append(turn)
     for number, turns in sorted(sessions.items(), key=lambda kv: kv[1][0].time):
         if dated:
-            clock.set_now(turns[0].time.replace(tzinfo=UTC))
-        items = [
-            NewMemory(
-                content=text,
-                provenance="observed",
-                source=Source(session_id=f"{conv.sample_id}:S{number}", messages=t.dia_id),
-                occurred_at=to_iso(t.time),
-            )
-            for t in turns
-            for text in _pieces(t, rt.limits.max_content_bytes)
-        ]
+            at = turns[0].time.replace(tzinfo=UTC)
+            if before_session is not None:
+                before_session(at)
+            clock.set_now(at)
+        items = session_memories(conv, number, turns, rt.limits.max_content_bytes)
         writepath.remember(rt.store, rt.embedder, namespace, items, policy=rt.policy)
-    formation.link_adjacent(rt.store, namespace)
+        formation.link_adjacent(rt.store, namespace)
 
 
 def age(rt: Runtime, namespace: str, jobs: JobsConfig) -> Counter[str]:

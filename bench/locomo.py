@@ -5,9 +5,9 @@
 
 Each conversation goes into its own namespace of a fresh embedded store: one memory per turn
 ("Speaker: text [image: caption]", the session date as its time, the turn's dia_id as its
-source); a turn longer than a memory may be (HIPPOGRAPH_MAX_CONTENT_BYTES) becomes several, cut
-by ``chunks.split`` at paragraph and sentence boundaries, each with the speaker and the turn's
-dia_id. Every category the file asks is reported, with the names it gives (BEAM in this layout
+source); a turn longer than a memory may be (HIPPOGRAPH_MAX_CONTENT_BYTES) becomes the pieces
+``ingest`` makes of it (``chunks.turn_pieces``: paragraph and sentence boundaries, each piece
+with the speaker, its position in the turn and the turn's dia_id). Every category the file asks is reported, with the names it gives (BEAM in this layout
 names its own). Then graph formation runs (tags were inferred at write time; consecutive turns are
 linked). Every question except category 5 and those without evidence is asked through
 `recall` with k=10. Baselines, on the memories as stored (contents and embeddings read back
@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import baselines  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
 from hippograph.graph import transfer  # noqa: E402
-from hippograph.graph.model import NewMemory, Source, to_iso  # noqa: E402
+from hippograph.graph.model import ChunkPosition, NewMemory, Source, to_iso  # noqa: E402
 from hippograph.graph.recall import bundle, retrieval  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
@@ -57,37 +57,41 @@ ABLATIONS = {
 }
 
 
-# A turn over the memory size limit is stored in pieces of at most this many characters.
-CHUNK_CHARS = 4000
-
-
 def load(rt: Runtime, conv: data.Conversation, namespace: str) -> None:
     sessions: dict[int, list[data.Turn]] = {}
     for turn in conv.turns:
         sessions.setdefault(turn.session, []).append(turn)
     for number, turns in sorted(sessions.items()):
-        items = [
-            NewMemory(
-                content=text,
-                provenance="observed",
-                source=Source(session_id=f"{conv.sample_id}:S{number}", messages=t.dia_id),
-                occurred_at=to_iso(t.time),
-            )
-            for t in turns
-            for text in _pieces(t, rt.limits.max_content_bytes)
-        ]
+        items = session_memories(conv, number, turns, rt.limits.max_content_bytes)
         writepath.remember(rt.store, rt.embedder, namespace, items, policy=rt.policy)
     formation.link_adjacent(rt.store, namespace)
 
 
-def _pieces(turn: data.Turn, max_bytes: int) -> list[str]:
-    """The turn's text, whole when it fits in a memory, else cut into pieces that each keep
-    the speaker (so a piece reads as that speaker's words)."""
+def session_memories(
+    conv: data.Conversation, number: int, turns: list[data.Turn], max_bytes: int
+) -> list[NewMemory]:
+    """One session's turns as memories: a turn whole when it fits in one, else in the pieces
+    ``ingest`` makes of a long turn (``chunks.turn_pieces``: each keeps the speaker, so it
+    reads as that speaker's words, and its position in the turn)."""
+    return [
+        NewMemory(
+            content=text,
+            provenance="observed",
+            source=Source(session_id=f"{conv.sample_id}:S{number}", messages=t.dia_id),
+            occurred_at=to_iso(t.time),
+            chunk=position,
+        )
+        for t in turns
+        for text, position in _pieces(t, max_bytes)
+    ]
+
+
+def _pieces(turn: data.Turn, max_bytes: int) -> list[tuple[str, ChunkPosition | None]]:
     if len(turn.text.encode("utf-8")) <= max_bytes:
-        return [turn.text]
+        return [(turn.text, None)]
     prefix = f"{turn.speaker}: "
     body = turn.text[len(prefix) :] if turn.text.startswith(prefix) else turn.text
-    return [prefix + c.text.strip() for c in chunks.split(body, CHUNK_CHARS) if c.text.strip()]
+    return list(chunks.turn_pieces(body, turn.speaker, max_bytes))
 
 
 def stored(rt: Runtime, namespace: str) -> tuple[list[str], list[str], np.ndarray]:

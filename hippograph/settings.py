@@ -68,6 +68,9 @@ class Settings:
     embedding_backend: EmbeddingBackend = "onnx"
     embedding_cache_dir: Path = Path("~/.cache/hippograph/onnx")
     max_content_bytes: int = 32 * 1024
+    # A conversation turn may be longer than a memory (a pasted file, a long plan): up to this
+    # it is stored whole in its episode and becomes memories in pieces (graph/write/chunks.py).
+    max_turn_bytes: int = 512 * 1024
     max_batch: int = 1000
     max_k: int = 200
     # Bounds on one HTTP request (#21): its body, and its GraphQL document's depth, aliases and
@@ -174,6 +177,9 @@ class Settings:
         _check_range("HIPPOGRAPH_BOLT_PORT", self.bolt_port, 0, 65535)
         _check_range("HIPPOGRAPH_PORT", self.port, 0, 65535)
         _check_range("HIPPOGRAPH_MAX_CONTENT_BYTES", self.max_content_bytes, 16, 1024 * 1024)
+        _check_range(
+            "HIPPOGRAPH_MAX_TURN_BYTES", self.max_turn_bytes, self.max_content_bytes, 64 * 1024**2
+        )
         _check_range("HIPPOGRAPH_MAX_BATCH", self.max_batch, 1, 100_000)
         _check_range("HIPPOGRAPH_MAX_K", self.max_k, 1, 10_000)
         _check_range("HIPPOGRAPH_MAX_BODY_BYTES", self.max_body_bytes, 1024, 1024**3)

@@ -43,12 +43,18 @@ def test_job_tunables_are_read_from_the_environment() -> None:
         ("HIPPOGRAPH_JOB_EDGES_INTERVAL_S", "-1"),
         ("HIPPOGRAPH_RECALL_EDGE_FLOOR", "1.2"),
         ("HIPPOGRAPH_GC_YOUNG_THRESHOLD", "0"),
+        ("HIPPOGRAPH_MAX_TURN_BYTES", "1000"),  # under the memory limit: a turn is at least one
     ],
 )
 def test_a_bad_tunable_names_its_variable(variable: str, value: str) -> None:
     with pytest.raises(ConfigError) as caught:
         JobsConfig.from_settings(Settings.from_env({variable: value}))
     assert caught.value.variable == variable
+
+
+def test_the_turn_limit_is_read_and_defaults_to_512_kib() -> None:
+    assert Settings.from_env({}).max_turn_bytes == 512 * 1024
+    assert Settings.from_env({"HIPPOGRAPH_MAX_TURN_BYTES": "400000"}).max_turn_bytes == 400_000
 
 
 def test_a_non_number_names_its_variable() -> None:

@@ -73,6 +73,18 @@ class Reinforcement:
     message: str | None
 
 
+@strawberry.type(description="Where a piece of a long conversation turn sits in it.")
+class Chunk:
+    index: int = strawberry.field(description="The piece's place among the turn's, from 0.")
+    count: int = strawberry.field(description="How many pieces the turn made.")
+    start: int = strawberry.field(description="Offset of its first character in the turn.")
+    end: int = strawberry.field(description="Offset just past its last character.")
+
+    @classmethod
+    def of(cls, c: model.ChunkPosition | None) -> Chunk | None:
+        return None if c is None else cls(index=c.index, count=c.count, start=c.start, end=c.end)
+
+
 @strawberry.type
 class Memory:
     id: strawberry.ID
@@ -109,6 +121,10 @@ class Memory:
     )
     recorded_at: str = strawberry.field(
         description="When the service learned it (service clock); decay counts from here."
+    )
+    chunk: Chunk | None = strawberry.field(
+        description="A piece of a turn too long for one memory (ingest): its place in the "
+        "turn's text, which its episode (DERIVED_FROM) keeps whole; null otherwise."
     )
 
     @classmethod
@@ -151,6 +167,7 @@ class Memory:
             valid_from=m.created_at,
             valid_until=m.valid_until,
             recorded_at=m.learned_at,
+            chunk=Chunk.of(m.chunk),
         )
 
 

@@ -10,6 +10,7 @@ import base64
 import json
 import uuid
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from hippograph.graph import chains, validate
@@ -18,6 +19,7 @@ from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
     LINK_RELATIONS,
     STATUSES,
+    ChunkPosition,
     Memory,
     MemoryFilter,
     NewMemory,
@@ -93,6 +95,8 @@ def node_props(
         "warnings": list(item.warnings),
         "embedding": vector(embedding),
     }
+    if item.chunk is not None:
+        props.update({f"chunk_{k}": v for k, v in asdict(item.chunk).items()})
     # Empty lists and nulls are left off the node: Neo4j stores no nulls and some tools choke
     # on empty arrays; readers treat a missing property as empty.
     return {k: v for k, v in props.items() if v is not None and v != []}
@@ -153,7 +157,15 @@ def to_memory(row: Row) -> Memory:
         valid_until=p.get("valid_until"),
         superseded_at=p.get("superseded_at"),
         archived_at=p.get("archived_at"),
+        chunk=_chunk(p),
     )
+
+
+def _chunk(p: Row) -> ChunkPosition | None:
+    if p.get("chunk_index") is None:
+        return None
+    return ChunkPosition(index=int(p["chunk_index"]), count=int(p["chunk_count"]),
+                         start=int(p["chunk_start"]), end=int(p["chunk_end"]))  # fmt: skip
 
 
 def list_memories(

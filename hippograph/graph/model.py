@@ -90,6 +90,17 @@ class Source:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ChunkPosition:
+    """Where a memory made from a piece of a long turn sits in it: piece ``index`` of ``count``
+    (from 0), characters ``start``..``end`` of the turn's text as its episode stores it."""
+
+    index: int
+    count: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class Reinforcement:
     """A breadcrumb left each time the same memory is stated again."""
 
@@ -117,6 +128,7 @@ class NewMemory:
     prerequisites: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     occurred_at: str | None = None  # when it happened/was said, if not now
+    chunk: ChunkPosition | None = None  # a piece of a turn too long for one memory
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,6 +166,7 @@ class Memory:
     valid_until: str | None = None  # event time its successor began (set by supersede)
     superseded_at: str | None = None  # service clock: when it was superseded
     archived_at: str | None = None  # service clock: when it was archived or soft-forgotten
+    chunk: ChunkPosition | None = None  # a piece of a turn too long for one memory
 
     @property
     def learned_at(self) -> str:

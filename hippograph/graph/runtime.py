@@ -299,6 +299,7 @@ def write_policy(settings: Settings, *, decider: Decider | None = None) -> Write
         infer_tags=formation.infer_tags,
         limits=Limits(
             max_content_bytes=settings.max_content_bytes,
+            max_turn_bytes=settings.max_turn_bytes,
             max_batch=settings.max_batch,
             max_k=settings.max_k,
         ),

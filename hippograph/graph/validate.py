@@ -32,6 +32,7 @@ MAX_ECHO_CHARS = 40
 @dataclass(frozen=True, kw_only=True)
 class Limits:
     max_content_bytes: int = 32 * 1024
+    max_turn_bytes: int = 512 * 1024
     max_batch: int = 1000
     max_k: int = 200
 
@@ -66,14 +67,21 @@ def memory_id(value: str, field: str = "id") -> str:
 
 
 def content(value: str, limits: Limits, field: str = "content") -> str:
+    return _bounded_text(value, limits.max_content_bytes, field)
+
+
+def turn_text(value: str, limits: Limits, field: str = "text") -> str:
+    """A conversation turn's text: up to ``max_turn_bytes``, more than a memory may hold."""
+    return _bounded_text(value, limits.max_turn_bytes, field)
+
+
+def _bounded_text(value: str, max_bytes: int, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput(field, "must not be empty or whitespace")
     size = len(value.encode("utf-8"))
-    if size > limits.max_content_bytes:
+    if size > max_bytes:
         raise InvalidInput(
-            field,
-            f"is {size} bytes; the limit is {limits.max_content_bytes} bytes",
-            limit=limits.max_content_bytes,
+            field, f"is {size} bytes; the limit is {max_bytes} bytes", limit=max_bytes
         )
     return value.strip()
 

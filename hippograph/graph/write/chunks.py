@@ -6,12 +6,18 @@ boundary near the end of each piece: a blank line, then a line break, then the e
 sentence, then a space; only text with none of them is cut mid-word. Pieces keep their order
 and their offsets in the original text, so a reader can go back to the exact place, and joining
 them gives the original text again. It runs in time linear in the text.
+
+``turn_pieces`` is what the write path makes of a conversation turn too long for one memory
+(``ingest`` up to ``HIPPOGRAPH_MAX_TURN_BYTES``): pieces of at most ``CHUNK_CHARS`` characters,
+each read as the speaker's words, with its position in the turn.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from hippograph.graph.model import ChunkPosition
 
 # Boundaries, strongest first; a piece ends just after the boundary it is cut at.
 _BOUNDARIES = (
@@ -23,6 +29,11 @@ _BOUNDARIES = (
 # A boundary counts only in the last part of a window: a piece is at least this share of
 # max_chars, so a blank line early in the window does not leave a tiny piece.
 MIN_FILL = 0.5
+# A piece of a long turn: a few paragraphs, long enough to hold a step of a plan or a section
+# of a file with its context, short enough that its words weigh in its full-text score.
+CHUNK_CHARS = 4000
+# UTF-8 takes at most this many bytes a character: pieces of (limit / 4) characters always fit.
+_MAX_CHAR_BYTES = 4
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,3 +69,17 @@ def _cut(text: str, start: int, end: int, max_chars: int) -> int:
         if last is not None:
             return last.end()
     return end
+
+
+def turn_pieces(text: str, speaker: str, max_bytes: int) -> list[tuple[str, ChunkPosition]]:
+    """A turn's ``text`` as the contents of memories of at most ``max_bytes`` each: pieces of
+    at most ``CHUNK_CHARS`` characters, each ``"speaker: piece"`` (so it reads as that
+    speaker's words), with its place in ``text``. Blank pieces are left out."""
+    prefix = f"{speaker}: " if speaker else ""
+    room = (max_bytes - len(prefix.encode("utf-8"))) // _MAX_CHAR_BYTES
+    kept = [c for c in split(text, max(1, min(CHUNK_CHARS, room))) if c.text.strip()]
+    return [
+        (prefix + c.text.strip(),
+         ChunkPosition(index=i, count=len(kept), start=c.start, end=c.end))
+        for i, c in enumerate(kept)
+    ]  # fmt: skip

@@ -29,11 +29,12 @@ from typing import Any
 
 from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput, LLMError, TurnConflict
-from hippograph.graph.model import NewMemory, Source, now_iso, parse_iso, to_iso
+from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso, parse_iso, to_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
 from hippograph.graph.store.store import Row, Store, Tx
 from hippograph.graph.write import signals
+from hippograph.graph.write.chunks import turn_pieces
 from hippograph.graph.write.extract import ExtractedFact, TurnText, extract_offline
 from hippograph.graph.write.extract_llm import extract_llm
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
@@ -102,7 +103,7 @@ def _validate_turn(turn: NewTurn, i: int, policy: WritePolicy) -> NewTurn:
     if speaker is not None and len(speaker) > 100:
         raise InvalidInput(f"{where}.speaker", "must be at most 100 characters", limit=100)
     role = None if turn.role is None else validate.choice(turn.role, ROLES, f"{where}.role")
-    text = validate.content(turn.text, policy.limits, f"{where}.text")
+    text = validate.turn_text(turn.text, policy.limits, f"{where}.text")
     file_paths = validate.string_list(turn.file_paths, f"{where}.filePaths")
     if policy.content_filter is not None:
         keep = policy.content_filter
@@ -343,14 +344,25 @@ def _extract_chunks(
 def _chunk_items(
     chunk: Sequence[Episode], policy: WritePolicy, config: ExtractionConfig
 ) -> tuple[list[NewMemory], list[list[str]], str]:
-    """The chunk's facts as validated, filtered memories, their episode uids, the extractor."""
-    facts, extractor = extract_facts(chunk, config.client)
-    by_index = {e.turn_index: e for e in chunk}
+    """The chunk's facts as validated, filtered memories, their episode uids, the extractor.
+
+    A turn longer than a memory may be is not extracted: it becomes memories in pieces, each
+    with its position in the turn (``chunks.turn_pieces``), so recall can find the part that
+    matters and the extractor (an LLM's context) never sees a pasted file whole."""
+    limit = policy.limits.max_content_bytes
+    long = [e for e in chunk if len(e.text.encode("utf-8")) > limit]
+    short = [e for e in chunk if e not in long]
+    facts, extractor = extract_facts(short, config.client) if short else ([], "chunks")
+    by_index = {e.turn_index: e for e in short}
     items, links = [], []
     for fact in facts:
-        sources = [by_index[i] for i in fact.source_turns if i in by_index] or [chunk[0]]
+        sources = [by_index[i] for i in fact.source_turns if i in by_index] or [short[0]]
         items.append(_new_memory(fact, sources))
         links.append([e.uid for e in sources])
+    for e in long:
+        for content, position in turn_pieces(e.text, e.speaker, limit):
+            items.append(_piece(e, content, position))
+            links.append([e.uid])
     return (prepare(items, policy) if items else []), links, extractor
 
 
@@ -430,6 +442,18 @@ def _new_memory(fact: ExtractedFact, sources: Sequence[Episode]) -> NewMemory:
         source=Source(session_id=sources[0].session_id, messages=messages, file_paths=files),
         occurred_at=when,
     )
+
+
+def _piece(episode: Episode, content: str, position: ChunkPosition) -> NewMemory:
+    """A piece of a long turn as a memory: the speaker's words as said, where they sit."""
+    return NewMemory(
+        content=content,
+        provenance="observed",
+        source=Source(session_id=episode.session_id, messages=str(episode.turn_index),
+                      file_paths=episode.file_paths),
+        occurred_at=episode.timestamp,
+        chunk=position,
+    )  # fmt: skip
 
 
 def list_episodes(

@@ -155,9 +155,10 @@ def remember_event(namespace: str, items: Sequence[NewMemory], now: str) -> dict
 
 def as_dict(item: NewMemory) -> dict[str, Any]:
     """``dataclasses.asdict(item)`` without its deep copies (a tenth of a batch's time
-    outside the embedding): the fields hold only strings, numbers, tuples of strings and the
-    ``Source``."""
-    return {**vars(item), "source": dict(vars(item.source))}
+    outside the embedding): the fields hold only strings, numbers, tuples of strings, the
+    ``Source`` and the ``ChunkPosition`` of a piece of a long turn."""
+    chunk = None if item.chunk is None else dict(vars(item.chunk))
+    return {**vars(item), "source": dict(vars(item.source)), "chunk": chunk}
 
 
 def write(

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.model import NewMemory, Source, now_iso
+from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.upkeep.consolidation import LOCK_KEY, acquire_lock
@@ -121,4 +121,7 @@ def _item(raw: dict[str, Any]) -> NewMemory:
     source["file_paths"] = tuple(source.get("file_paths") or ())
     for key in ("tags", "trigger_patterns", "steps", "prerequisites", "warnings"):
         raw[key] = tuple(raw.get(key) or ())
-    return NewMemory(**raw, source=Source(**source))
+    chunk = raw.pop("chunk", None)
+    return NewMemory(
+        **raw, source=Source(**source), chunk=None if chunk is None else ChunkPosition(**chunk)
+    )

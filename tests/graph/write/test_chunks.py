@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.graph.write.chunks import split
+from hippograph.graph.write.chunks import CHUNK_CHARS, split, turn_pieces
 
 
 def test_pieces_join_back_to_the_text_and_respect_the_size() -> None:
@@ -45,3 +45,21 @@ def test_a_very_long_turn_is_cut_in_one_pass() -> None:
     assert all(p.text == line * per_piece for p in pieces[:-1])
     assert len(pieces) == -(-5500 // per_piece)
     assert "".join(p.text for p in pieces) == text
+
+
+def test_a_long_turn_makes_pieces_that_keep_the_speaker_and_their_place() -> None:
+    text = "\n\n".join(
+        f"Paragraph {i} of the pasted file. It says something about {i}." for i in range(800)
+    )
+    pieces = turn_pieces(text, "Sam", 32 * 1024)
+    assert len(pieces) > 5
+    for i, (content, at) in enumerate(pieces):
+        assert (at.index, at.count) == (i, len(pieces))
+        assert content == "Sam: " + text[at.start : at.end].strip()
+        assert at.end - at.start <= CHUNK_CHARS
+    assert pieces[0][1].start == 0 and pieces[-1][1].end == len(text)
+
+
+def test_pieces_fit_a_small_memory_limit_whatever_the_characters() -> None:
+    pieces = turn_pieces("ж" * 5000, "Ana", 400)  # two bytes a character
+    assert all(len(content.encode()) <= 400 for content, _ in pieces)
