@@ -22,6 +22,7 @@ from hippograph.api.app import create_app
 from hippograph.api.keys import KeyStore
 from hippograph.graph import clock
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store.engine import credentials
 from hippograph.graph.upkeep import jobruns
 from tests.conftest import wipe
 
@@ -355,3 +356,10 @@ def test_engine_files_are_the_owners_only(runtime: Runtime) -> None:
         *sorted((data_dir / "log").glob("*.log")),
     ]:
         assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0, path
+
+
+def test_the_engine_password_is_random_per_data_directory(tmp_path: Path) -> None:
+    first, second = credentials(tmp_path / "one"), credentials(tmp_path / "two")
+    assert first[1] != second[1] and len(first[1]) >= 32
+    assert credentials(tmp_path / "one") == first  # generated once, then kept
+    assert stat.S_IMODE(os.stat(tmp_path / "one" / "credentials.json").st_mode) == 0o600
