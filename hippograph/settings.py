@@ -97,6 +97,20 @@ class Settings:
     graphiql: bool = True
     # The graph explorer page at /explore (it reads through /graphql only); 0 turns it off.
     explorer: bool = True
+    # Access control (api/access.py, api/keys.py). A bootstrap admin key over every namespace,
+    # held only in the environment (`hippograph keys token` makes one); never printed.
+    admin_key: str = field(default="", repr=False)
+    # The key a command (`hippograph remember`, `mcp`...) presents once keys exist.
+    api_key: str = field(default="", repr=False)
+    # Serve with no key on a non-loopback address (`serve --insecure`): anyone reaching the port
+    # can use every namespace.
+    insecure: bool = False
+    # GraphQL introspection (__schema, __type); 0 turns it off in production.
+    introspection: bool = True
+    # Browser origins allowed to call the API cross-origin, comma-separated ("" = none: CORS off).
+    cors_origins: str = ""
+    # Host header values accepted (DNS rebinding), comma-separated; "*" accepts any.
+    allowed_hosts: str = "127.0.0.1,localhost,::1"
     # The browser pages' folder: package.json, node_modules (`npm ci`, by `make install`), pages.
     web_dir: Path = _CHECKOUT / "web"
     llm_base_url: str = ""
@@ -202,6 +216,10 @@ class Settings:
         _check_range(
             "HIPPOGRAPH_CONSOLIDATE_WEAK_GRACE_DAYS", self.consolidate_weak_grace_days, 0, 36_500
         )
+        if not self.allowed_host_names:
+            raise ConfigError(
+                "HIPPOGRAPH_ALLOWED_HOSTS", "name at least one host (or * to accept any)"
+            )
         if self.graph_backend not in ("arcadedb", "neo4j"):
             raise ConfigError("HIPPOGRAPH_GRAPH_BACKEND", "must be 'neo4j' or 'arcadedb'")
         if self.embedding_backend not in ("onnx", "torch"):
@@ -225,6 +243,14 @@ class Settings:
             raise ConfigError(
                 "HIPPOGRAPH_LLM_MODEL", "set both HIPPOGRAPH_LLM_BASE_URL and HIPPOGRAPH_LLM_MODEL"
             )
+
+    @property
+    def allowed_host_names(self) -> tuple[str, ...]:
+        return tuple(h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip())
+
+    @property
+    def cors_origin_list(self) -> tuple[str, ...]:
+        return tuple(o.strip() for o in self.cors_origins.split(",") if o.strip())
 
     @property
     def embedded(self) -> bool:

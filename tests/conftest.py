@@ -30,6 +30,7 @@ NAMESPACED_LABELS = (
 HIPPOGRAPH_LABELS = (
     *NAMESPACED_LABELS, "ConsolidationRun", "ConsolidationState", "JobRun", "JobLock",
 )  # fmt: skip
+TEST_HOSTS = "127.0.0.1,localhost,::1,testserver"
 NEO4J_URI = os.environ.get("HIPPOGRAPH_TEST_NEO4J_URI", "")
 NEO4J_SKIP = (
     "HIPPOGRAPH_TEST_NEO4J_URI is not set: Neo4j contract tests need a Neo4j 5.26+ server "
@@ -47,7 +48,8 @@ def arcadedb_runtime(
     tmp_path_factory: pytest.TempPathFactory, embedder: Embedder
 ) -> Iterator[Runtime]:
     data_dir = tmp_path_factory.mktemp("arcadedb")
-    settings = Settings.from_env({}, data_dir=data_dir)
+    # TestClient sends Host: testserver; everything else keeps the defaults.
+    settings = Settings.from_env({}, data_dir=data_dir, allowed_hosts=TEST_HOSTS)
     store = Store.open(settings, attach=False)
     store.install_schema(dimensions=embedder.dimensions)
     rt = Runtime.assemble(settings, store, embedder)
@@ -63,6 +65,7 @@ def _neo4j_runtime(embedder: Embedder) -> Runtime:
         graph_user=os.environ.get("HIPPOGRAPH_TEST_NEO4J_USER", "neo4j"),
         graph_password=os.environ.get("HIPPOGRAPH_TEST_NEO4J_PASSWORD", ""),
         graph_database=os.environ.get("HIPPOGRAPH_TEST_NEO4J_DATABASE", ""),
+        allowed_hosts=TEST_HOSTS,
     )
     store = Store.open(settings)
     # Like neomodel's fixture: refuse to touch a database holding data that is not ours.

@@ -13,15 +13,19 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
 from hippograph.api import web
+from hippograph.api.access import Access, authenticate, bearer
+from hippograph.api.hosts import HostCheck
 from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
+from hippograph.graph.errors import HippographError
 from hippograph.graph.recall import warmup
 from hippograph.graph.runtime import Runtime
 from hippograph.settings import Settings
@@ -46,7 +50,20 @@ class HippographGraphQL(GraphQL[dict[str, Any], None]):
             "response": response,
             "runtime": state.runtime,
             "settings": state.settings,
+            "access": state.access,
+            "principal": await caller(request),
         }
+
+
+async def caller(request: Request) -> Any:
+    """The request's principal (``api/access.py``), or the Unauthenticated error each field
+    will raise: refused per field, so that the answer carries the typed error."""
+    access: Access = request.app.state.access
+    try:
+        token = bearer(request.headers.get("authorization"))
+        return await run_in_threadpool(authenticate, access, token)
+    except HippographError as exc:
+        return exc
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -121,5 +138,14 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings  # the request limits (``api/limits.py``) read it
+    app.state.access = Access.of(settings)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    if settings.cors_origin_list:  # CORS is off unless origins are named
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origin_list),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "X-Hippograph-Namespace"],
+        )
+    app.add_middleware(HostCheck, allowed=settings.allowed_host_names)  # outermost: runs first
     return app

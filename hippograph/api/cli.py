@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from hippograph.api import cli_context, cli_ingest, cli_jobs, cli_views, serve
+from hippograph.api import cli_access, cli_context, cli_ingest, cli_jobs, cli_views, serve
+from hippograph.api.access import Access, is_loopback
 from hippograph.api.cli_common import data_dir_arg, with_runtime
 from hippograph.graph import memories, transfer
 from hippograph.graph.errors import HippographError
@@ -27,6 +29,8 @@ from hippograph.jobs.config import JobsConfig
 from hippograph.settings import Settings
 
 Command = Callable[[argparse.Namespace, Settings], int]
+# Long-running commands: their tool calls (mcp, through GraphQL) or job runs (worker) tell more.
+UNAUDITED = frozenset({"cmd_mcp", "cmd_worker"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,13 +46,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             data_dir=getattr(args, "data_dir", None),
             host=getattr(args, "host", None),
             port=getattr(args, "port", None),
+            insecure=getattr(args, "insecure", None) or None,
         )
         JobsConfig.from_settings(settings)  # every tunable checked before anything starts
         command: Command = args.command
-        return command(args, settings)
+        principal = cli_access.check(args, settings)
+        args.principal = principal
     except HippographError as exc:
         print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
         return 2
+    role, namespace = cli_access.required(args, settings)
+    name = getattr(command, "__name__", "")
+    audited = role != "read" and name not in cli_access.EXEMPT and name not in UNAUDITED
+    audit = Access.of(settings).audit if audited else None
+    try:
+        status = command(args, settings)
+    except HippographError as exc:
+        if audit is not None:
+            audit.record(key_id=principal.key_id, operation=name.removeprefix("cmd_"),
+                         namespace=namespace, outcome=exc.code)  # fmt: skip
+        print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
+        return 2
+    if audit is not None:
+        outcome = "ok" if status == 0 else f"exit {status}"
+        audit.record(key_id=principal.key_id, operation=name.removeprefix("cmd_"),
+                     namespace=namespace, outcome=outcome)  # fmt: skip
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the GraphQL API (embedded graph unless a URI is set)")
     serve.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port (default 8000)")
+    serve.add_argument(
+        "--insecure", action="store_true",
+        help="serve with no API key on a non-loopback address (anyone can use every namespace)",
+    )  # fmt: skip
     data_dir_arg(serve)
     serve.set_defaults(command=cmd_serve)
 
@@ -127,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     data_dir_arg(imp)
     imp.set_defaults(command=cmd_import)
 
+    cli_access.register(sub)
     cli_ingest.register(sub)
     cli_jobs.register(sub)
     cli_context.register(sub)
@@ -136,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     logging.getLogger("hippograph").setLevel(logging.INFO)
+    refuse_open_exposure(settings)
     if settings.embedded:
         ensure_free(settings.data_dir)  # fail fast, before the web server starts
     sock = serve.listen_socket(settings.host, settings.port)  # and before the engine starts
@@ -148,12 +177,30 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     )
 
 
+class OpenExposure(HippographError):
+    """``serve`` on a non-loopback address with no API key configured."""
+
+    code = "CONFIG"
+
+
+def refuse_open_exposure(settings: Settings) -> None:
+    """Refuse to serve every namespace to whoever reaches a non-loopback address."""
+    if is_loopback(settings.host) or settings.insecure or Access.of(settings).keys.configured():
+        return
+    raise OpenExposure(
+        f"refusing to listen on {settings.host} with no API key: anyone reaching it could use "
+        "every namespace. Create a key (`hippograph keys create --role admin -n '*'`) or set "
+        "HIPPOGRAPH_ADMIN_KEY; or listen on 127.0.0.1 (--host / HIPPOGRAPH_HOST); or accept "
+        "the exposure with --insecure (HIPPOGRAPH_INSECURE=1)"
+    )
+
+
 def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
     from hippograph.api.mcp import serve_stdio
 
-    anyio.run(serve_stdio, settings, args.namespace or settings.mcp_namespace)
+    anyio.run(serve_stdio, settings, args.namespace or settings.mcp_namespace, args.principal)
     return 0
 
 
@@ -256,8 +303,11 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
     def work(rt: Runtime) -> dict[str, int]:
+        # Readable by its owner only, like the data directory it comes from.
+        fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)
         with (
-            args.out.open("w", encoding="utf-8") as out,
+            os.fdopen(fd, "w", encoding="utf-8") as out,
             tqdm(unit=" memories", desc="export") as bar,
         ):
             return transfer.export_to(rt.store, out, args.namespace, progress=bar.update)

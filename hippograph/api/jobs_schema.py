@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from hippograph.api.access import principal_of
 from hippograph.api.context import runtime
 from hippograph.graph import validate
 from hippograph.graph.recall import feedback as feedback_ops
@@ -106,7 +107,8 @@ class JobsQuery:
         runs = await run_in_threadpool(
             jobruns.list_runs, rt.store, name.value if name else None, first
         )
-        return [JobRun.of(r) for r in runs]
+        caller = principal_of(info.context)  # a tenant sees the runs of its own namespaces
+        return [JobRun.of(r) for r in runs if caller.sees(r.scope)]
 
     @strawberry.field(description="Contexts for which recall found nothing relevant.")
     async def gaps(self, info: Info, namespace: str, first: int = 20) -> list[Gap]:

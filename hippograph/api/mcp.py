@@ -26,6 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 
+from hippograph.api.access import OPEN, Access, Principal, authenticate, authorize, bearer
 from hippograph.api.mcp_tools import BY_NAME, TOOLS
 from hippograph.api.schema import schema
 from hippograph.client.errors import BAD_REQUEST
@@ -51,6 +52,8 @@ class Caller:
     runtime: Runtime
     namespace: str
     request: Request | None = None
+    principal: Principal = OPEN
+    access: Access | None = None
 
 
 CallerOf = Callable[[Request | None], Awaitable[Caller]]
@@ -102,7 +105,13 @@ async def execute(document: str, arguments: dict[str, Any], caller: Caller) -> t
     result = await schema.execute(
         document,
         variable_values={**arguments, "namespace": caller.namespace},
-        context_value={"request": caller.request, "response": None, "runtime": caller.runtime},
+        context_value={
+            "request": caller.request,
+            "response": None,
+            "runtime": caller.runtime,
+            "principal": caller.principal,
+            "access": caller.access,
+        },
     )
     if result.errors:
         first = result.errors[0]
@@ -134,18 +143,27 @@ def _version() -> str:
 
 
 async def http_caller(request: Request | None) -> Caller:
-    """The caller of a tool over HTTP. Access control is not there yet: the namespace is the
-    ``X-Hippograph-Namespace`` header, else ``HIPPOGRAPH_MCP_NAMESPACE``, and any caller may use
-    any namespace. API keys plug in here, and only here: map the credentials to the namespaces
-    they allow and refuse the rest."""
+    """The caller of a tool over HTTP: the key in ``Authorization: Bearer`` decides. The
+    namespace is the ``X-Hippograph-Namespace`` header, else the key's one namespace when it is
+    bound to exactly one, else ``HIPPOGRAPH_MCP_NAMESPACE``; a namespace the key does not cover
+    is refused (FORBIDDEN) before any tool runs, and each tool's field is checked again."""
     if request is None:
         raise RuntimeError("the HTTP transport hands every tool call its request")
     rt: Runtime = request.app.state.runtime
+    access: Access = request.app.state.access
+    principal = await anyio.to_thread.run_sync(
+        authenticate, access, bearer(request.headers.get("authorization"))
+    )
     header = request.headers.get(NAMESPACE_HEADER)
-    if header is None:
-        return Caller(runtime=rt, namespace=rt.settings.mcp_namespace, request=request)
+    if header is not None:
+        namespace = validate.namespace(header, NAMESPACE_HEADER)
+    elif len(principal.namespaces) == 1 and not principal.namespaces[0].endswith("*"):
+        namespace = principal.namespaces[0]
+    else:
+        namespace = rt.settings.mcp_namespace
+    authorize(principal, namespace, "read", "mcp")
     return Caller(
-        runtime=rt, namespace=validate.namespace(header, NAMESPACE_HEADER), request=request
+        runtime=rt, namespace=namespace, request=request, principal=principal, access=access
     )
 
 
@@ -183,15 +201,19 @@ def _loopback_only() -> TransportSecuritySettings:
 # --- stdio, for `hippograph mcp` -----------------------------------------------------------
 
 
-async def serve_stdio(settings: Settings, namespace: str) -> None:
-    """Serve MCP on stdin/stdout for ``namespace``. The graph opens in the background (attaching
+async def serve_stdio(settings: Settings, namespace: str, principal: Principal = OPEN) -> None:
+    """Serve MCP on stdin/stdout for ``namespace`` (as ``principal``: ``hippograph mcp``
+    checked its key for that namespace). The graph opens in the background (attaching
     to a running server's engine like every CLI command), so the client's handshake is answered
     at once and the first tool call waits for it."""
     validate.namespace(namespace)
+    access = Access.of(settings)
     async with _runtime_in_background(settings) as runtime_of, stdio_server() as streams:
 
         async def caller_of(request: Request | None) -> Caller:
-            return Caller(runtime=await runtime_of(), namespace=namespace)
+            return Caller(
+                runtime=await runtime_of(), namespace=namespace, principal=principal, access=access
+            )
 
         server = build_server(caller_of)
         await server.run(streams[0], streams[1], server.create_initialization_options())

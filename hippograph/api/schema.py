@@ -5,6 +5,8 @@ from __future__ import annotations
 from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.tools import merge_types
 
+from hippograph.api.access import AccessControl
+from hippograph.api.access_schema import AccessMutation, AccessQuery
 from hippograph.api.bundle_schema import BundleMutation, BundleQuery
 from hippograph.api.core_schema import CoreQuery
 from hippograph.api.errors import HippographErrors, HippographSchema
@@ -18,13 +20,23 @@ from hippograph.api.usage_schema import UsageMutation
 
 RootQuery = merge_types(
     "Query",
-    (MemoryQuery, IngestQuery, JobsQuery, BundleQuery, CoreQuery, ProfileQuery, ExploreQuery),
+    (
+        MemoryQuery,
+        IngestQuery,
+        JobsQuery,
+        BundleQuery,
+        CoreQuery,
+        ProfileQuery,
+        ExploreQuery,
+        AccessQuery,
+    ),  # fmt: skip
 )
 # Every root mutation field is nullable: one failing field of a request answers null with its
 # error while the fields that succeeded keep their data (non-null roots made the whole answer
 # `data: null`, hiding an earlier remember that was stored).
 RootMutation = merge_types(
-    "Mutation", (MemoryMutation, IngestMutation, JobsMutation, BundleMutation, UsageMutation)
+    "Mutation",
+    (MemoryMutation, IngestMutation, JobsMutation, BundleMutation, UsageMutation, AccessMutation),
 )
 # Clients send the same few documents with different variables: each is parsed and validated
 # once (about 1-2 ms a request for a recall with its selection, otherwise).
@@ -34,6 +46,7 @@ schema = HippographSchema(
     extensions=[
         HippographErrors,
         RequestLimits,
+        AccessControl,  # every root field checked against the caller's key (api/access.py)
         lambda: ParserCache(maxsize=256),  # factories; the caches are shared module-wide
         lambda: ValidationCache(maxsize=256),
     ],

@@ -14,6 +14,8 @@ HippographError
 ├── GraphUnavailable  code GRAPH_UNAVAILABLE: driver could not reach the graph
 ├── QueryNotFound (also LookupError)  code QUERY_NOT_FOUND: unknown cypher file name
 ├── Overloaded  code OVERLOADED: a bounded queue is full; try again later
+├── Unauthenticated  code UNAUTHENTICATED: no API key, or one that is unknown, rotated or revoked
+├── Forbidden  code FORBIDDEN: the key's namespaces or role do not cover the operation
 └── LLMError  code LLM_ERROR: endpoint failed or returned invalid output
 
 The API maps each class to a GraphQL error once (``api/errors.py``); anything else is masked.
@@ -174,6 +176,18 @@ class Overloaded(HippographError):
 
     def extensions(self) -> dict[str, object]:
         return {"code": self.code, "what": self.what, "why": self.why}
+
+
+class Unauthenticated(HippographError):
+    """The request carries no valid API key where one is required; nothing was touched."""
+
+    code = "UNAUTHENTICATED"
+
+
+class Forbidden(HippographError):
+    """The caller's key does not allow the operation on that namespace; nothing was touched."""
+
+    code = "FORBIDDEN"
 
 
 class LLMError(HippographError):

@@ -127,7 +127,12 @@ class EmbeddedEngine:
     def start(self) -> None:
         """Take the data-dir lock, start ArcadeDB with its Bolt plugin, create the database."""
         started = time.perf_counter()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        # Everything the process writes from here on (the engine's files and logs in this
+        # JVM, engine.json, exports) is its owner's alone: memory text must not grep out of
+        # the bucket files as another local user.
+        os.umask(0o077)
+        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.data_dir, 0o700)
         self._take_lock()
         try:
             self._start_server()

@@ -1,0 +1,234 @@
+"""Access control: who is calling (``authenticate``) and what they may do (``authorize``).
+
+Every surface asks the same two functions: the GraphQL endpoint (``AccessControl``, a schema
+extension that checks each root field before it runs), MCP over HTTP (the namespace comes from
+the caller's key) and the command line (``cli_access``). A refused call raises
+``Unauthenticated`` (no key, or one that is unknown, rotated or revoked) or ``Forbidden``
+(the key's namespaces or role do not cover it) before anything is read or written.
+
+Open mode: with no key configured, a server bound to loopback serves everyone as ``open``
+(an admin over every namespace), as before keys existed. A server bound elsewhere refuses to
+start without a key unless ``--insecure`` (``HIPPOGRAPH_INSECURE``) says otherwise.
+
+What each root field needs is in ``FIELD_ROLES``: the role, over the field's ``namespace``
+argument. A field without one, or called without its namespace, spans every namespace and
+needs an admin key bound to ``*``; a field missing from the table needs that too (new fields
+fail closed until they are classified).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from graphql import GraphQLResolveInfo
+from graphql.validation import NoSchemaIntrospectionCustomRule
+from strawberry.extensions import SchemaExtension
+
+from hippograph.api.audit import AuditLog
+from hippograph.api.keys import ALL, KeyStore, Role, covers, role_at_least
+from hippograph.graph.errors import Forbidden, HippographError, Unauthenticated
+from hippograph.settings import Settings
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+OPEN_ID = "open"
+LOCAL_ID = "local"
+
+# Root fields: the role each needs over its namespace. None: any authenticated caller (health;
+# jobRuns, whose resolver keeps the runs of the caller's namespaces).
+FIELD_ROLES: dict[str, Role | None] = {
+    "health": None,
+    # read
+    "memory": "read", "memories": "read", "search": "read", "recall": "read", "tags": "read",
+    "history": "read", "episodes": "read", "gaps": "read", "context": "read",
+    "pending": "read", "core": "read", "coreChanges": "read", "profile": "read",
+    "jobRuns": None,
+    # write
+    "remember": "write", "rememberBatch": "write", "forget": "write", "link": "write",
+    "supersede": "write", "tag": "write", "untag": "write", "ingest": "write",
+    "feedback": "write", "observe": "write", "used": "write",
+    "consolidate": "write",  # without a namespace: every namespace, admin over *
+    # admin
+    "rebuild": "admin", "runJob": "admin", "audit": "admin",
+    "keys": "admin", "createKey": "admin", "rotateKey": "admin", "revokeKey": "admin",
+}  # fmt: skip
+# Fields over every namespace whatever their arguments.
+GLOBAL_FIELDS = frozenset({"keys", "createKey", "rotateKey", "revokeKey"})
+# Audited whatever their type: reads of the audit trail and of the keys are admin actions.
+AUDITED_QUERIES = frozenset({"audit", "keys"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Principal:
+    """An authenticated caller: a key's id, its role and the namespaces it is bound to."""
+
+    key_id: str
+    role: Role
+    namespaces: tuple[str, ...]
+
+    def may(self, namespace: str | None, role: Role) -> bool:
+        if not role_at_least(self.role, role):
+            return False
+        if namespace is None:
+            return self.role == "admin" and ALL in self.namespaces
+        return covers(self.namespaces, namespace)
+
+    def sees(self, namespace: str) -> bool:
+        """True when ``namespace`` (``*`` for all) is within the key's namespaces."""
+        return ALL in self.namespaces if namespace == ALL else covers(self.namespaces, namespace)
+
+
+OPEN = Principal(key_id=OPEN_ID, role="admin", namespaces=(ALL,))
+
+
+@dataclass(frozen=True)
+class Access:
+    """What the app checks callers against: its keys, its audit trail, whether open mode may
+    apply (bound to loopback, or ``--insecure``)."""
+
+    keys: KeyStore
+    audit: AuditLog
+    open_allowed: bool
+
+    @classmethod
+    def of(cls, settings: Settings) -> Access:
+        return cls(
+            KeyStore(settings.data_dir, admin_token=settings.admin_key),
+            AuditLog(settings.data_dir),
+            is_loopback(settings.host) or settings.insecure,
+        )
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK or host.startswith("127.")
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None without one)."""
+    if not header:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthenticated("the Authorization header must read 'Bearer hg_<id>_<secret>'")
+    return token.strip()
+
+
+def authenticate(access: Access, token: str | None) -> Principal:
+    """The caller presenting ``token`` (None: no key sent). Raises Unauthenticated."""
+    if token is None:
+        if access.open_allowed and not access.keys.configured():
+            return OPEN
+        raise Unauthenticated(
+            "this server requires an API key: send 'Authorization: Bearer hg_<id>_<secret>' "
+            "(create one with `hippograph keys create`)"
+        )
+    key = access.keys.verify(token)
+    if key is None:
+        raise Unauthenticated("the API key is not valid: unknown, rotated or revoked")
+    return Principal(key_id=key.id, role=key.role, namespaces=key.namespaces)
+
+
+def authorize(principal: Principal, namespace: str | None, role: Role, operation: str) -> None:
+    """Raise Forbidden unless ``principal`` holds ``role`` over ``namespace`` (None: every
+    namespace, which needs an admin key bound to ``*``)."""
+    if principal.may(namespace, role):
+        return
+    where = "every namespace" if namespace is None else f"namespace {namespace!r}"
+    raise Forbidden(
+        f"{operation}: key {principal.key_id} (role {principal.role}, namespaces "
+        f"{', '.join(principal.namespaces)}) may not {role} {where}"
+    )
+
+
+def principal_of(context: Any) -> Principal:
+    """The caller of a GraphQL operation. In-process callers with no request (a bare
+    ``schema.execute``, MCP over stdio without keys) act as ``open``; a request without a
+    principal is refused (fail closed)."""
+    if isinstance(context, dict):
+        found = context.get("principal")
+        if isinstance(found, Principal):
+            return found
+        if isinstance(found, HippographError):
+            raise found
+        if context.get("request") is None:
+            return OPEN
+    raise Unauthenticated("no credentials reached this operation")
+
+
+def required(field: str, namespace: str | None) -> tuple[Role, str | None] | None:
+    """The role ``field`` needs and over which namespace (None: every one); None when any
+    authenticated caller may call it."""
+    if field not in FIELD_ROLES:
+        return "admin", None
+    role = FIELD_ROLES[field]
+    if role is None:
+        return None
+    return role, None if field in GLOBAL_FIELDS else namespace
+
+
+class AccessControl(SchemaExtension):
+    """Checks every root field against the caller before its resolver runs, audits writes and
+    admin actions, and turns introspection off when ``HIPPOGRAPH_INTROSPECTION=0``."""
+
+    def on_operation(self) -> Iterator[None]:
+        context = self.execution_context.context
+        settings = context.get("settings") if isinstance(context, dict) else None
+        if isinstance(settings, Settings) and not settings.introspection:
+            self.execution_context.validation_rules = (
+                *self.execution_context.validation_rules,
+                NoSchemaIntrospectionCustomRule,
+            )
+        yield
+
+    def resolve(
+        self, _next: Callable[..., Any], root: Any, info: GraphQLResolveInfo[Any], *args: Any,
+        **kwargs: Any,
+    ) -> Any:  # fmt: skip
+        if info.path.prev is not None or info.field_name.startswith("__"):
+            return _next(root, info, *args, **kwargs)
+        field = info.field_name
+        namespace = kwargs.get("namespace")
+        need = required(field, namespace if isinstance(namespace, str) else None)
+        audited = info.operation.operation.value == "mutation" or field in AUDITED_QUERIES
+        audit = _audit_of(info.context)
+        principal: Principal | None = None
+        try:
+            principal = principal_of(info.context)
+            if need is not None:
+                authorize(principal, need[1], need[0], field)
+        except HippographError as exc:
+            if audit is not None:
+                key_id = principal.key_id if principal is not None else "-"
+                audit.record(key_id=key_id, operation=field, namespace=need and need[1],
+                             outcome=exc.code)  # fmt: skip
+            raise
+        result = _next(root, info, *args, **kwargs)
+        if not audited or audit is None:
+            return result
+        scope = namespace if isinstance(namespace, str) else None
+        if inspect.isawaitable(result):
+            return _audited(result, audit, principal.key_id, field, scope)
+        audit.record(key_id=principal.key_id, operation=field, namespace=scope, outcome="ok")
+        return result
+
+
+async def _audited(
+    result: Awaitable[Any], audit: AuditLog, key_id: str, operation: str, namespace: str | None
+) -> Any:
+    try:
+        value = await result
+    except HippographError as exc:
+        audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome=exc.code)
+        raise
+    except Exception:
+        audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="INTERNAL")
+        raise
+    audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="ok")
+    return value
+
+
+def _audit_of(context: Any) -> AuditLog | None:
+    access = context.get("access") if isinstance(context, dict) else None
+    return access.audit if isinstance(access, Access) else None

@@ -1,0 +1,120 @@
+"""``hippograph keys create|list|rotate|revoke|token``, and the key check of every other command.
+
+Commands attach to a running server's engine over Bolt with the password in the data
+directory, so whoever can read that directory (mode 0700) can reach every namespace: the file
+modes are the boundary on the machine. Within it, once keys exist, a command presents one in
+``HIPPOGRAPH_API_KEY`` and is held to the key's namespaces and role like an HTTP caller
+(``check``); ``keys`` itself is the data directory owner's and needs none.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from hippograph.api.access import Access, Principal, authenticate, authorize
+from hippograph.api.cli_common import data_dir_arg
+from hippograph.api.keys import ROLES, ApiKey, KeyStore, Role, new_token
+from hippograph.graph.errors import Unauthenticated
+from hippograph.settings import Settings
+
+LOCAL = Principal(key_id="local", role="admin", namespaces=("*",))
+# Commands needing no key: the server itself, and the keys of its data directory.
+EXEMPT = frozenset({"cmd_serve", "cmd_keys"})
+
+
+def register(sub: Any) -> None:
+    keys = sub.add_parser("keys", help="API keys: create, list, rotate, revoke")
+    keys_sub = keys.add_subparsers(required=True, metavar="ACTION", dest="action")
+    create = keys_sub.add_parser("create", help="a new key; its token is printed once")
+    create.add_argument("--name", default="", help="what the key is for")
+    create.add_argument("--role", choices=ROLES, required=True)
+    create.add_argument(
+        "--namespace", "-n", action="append", required=True, dest="namespaces",
+        help="a namespace, a prefix ending in * (team-a:*), or * (repeat for more)",
+    )  # fmt: skip
+    keys_sub.add_parser("list", help="every key, revoked ones included")
+    rotate = keys_sub.add_parser("rotate", help="a new secret for a key; the old one stops")
+    rotate.add_argument("id")
+    revoke = keys_sub.add_parser("revoke", help="revoke a key for good")
+    revoke.add_argument("id")
+    keys_sub.add_parser("token", help="print a fresh token for HIPPOGRAPH_ADMIN_KEY")
+    for parser in keys_sub.choices.values():
+        data_dir_arg(parser)
+    keys.set_defaults(command=cmd_keys)
+
+
+def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
+    access = Access.of(settings)
+    store: KeyStore = access.keys
+    if args.action == "token":
+        print(new_token())
+        print("set it as HIPPOGRAPH_ADMIN_KEY; it is stored nowhere", flush=True)
+        return 0
+    if args.action == "list":
+        found = store.list()
+        if not found:
+            print(f"no keys in {store.path} (open mode on loopback)")
+        for key in found:
+            print(describe(key))
+        return 0
+    if args.action == "create":
+        issued = store.create(args.name, args.role, args.namespaces)
+        verb = "created"
+    elif args.action == "rotate":
+        issued = store.rotate(args.id)
+        verb = "rotated"
+    else:
+        key = store.revoke(args.id)
+        access.audit.record(key_id="local", operation="revokeKey", namespace=None, outcome="ok")
+        print(f"revoked {describe(key)}")
+        return 0
+    operation = "createKey" if verb == "created" else "rotateKey"
+    access.audit.record(key_id="local", operation=operation, namespace=None, outcome="ok")
+    print(f"{verb} {describe(issued.key)}")
+    print(f"token (shown once, only its hash is kept): {issued.token}")
+    return 0
+
+
+def describe(key: ApiKey) -> str:
+    state = f"revoked {key.revoked_at}" if key.revoked_at else "active"
+    name = f" {key.name!r}" if key.name else ""
+    return f"{key.id}{name} {key.role} on {', '.join(key.namespaces)} ({state})"
+
+
+def required(args: argparse.Namespace, settings: Settings) -> tuple[Role, str | None]:
+    """The role a command needs, over which namespace (None: every one)."""
+    name = getattr(args.command, "__name__", "")
+    namespace = getattr(args, "namespace", None)
+    if name == "cmd_mcp":
+        return "write", namespace or settings.mcp_namespace
+    if name in ("cmd_search", "cmd_recall", "cmd_context"):
+        return "read", namespace
+    if name in ("cmd_core", "cmd_profile"):
+        return ("admin" if args.refresh else "read"), namespace
+    if name in ("cmd_remember", "cmd_form", "cmd_ingest"):
+        return "write", namespace
+    if name == "cmd_consolidate":
+        return ("write" if namespace else "admin"), namespace
+    # rebuild, export, import, worker, jobs: admin, over the namespace given or every one.
+    return "admin", namespace
+
+
+def check(args: argparse.Namespace, settings: Settings) -> Principal:
+    """The command's principal: ``local`` while no key exists, else the key in
+    ``HIPPOGRAPH_API_KEY``, authorized for what the command does."""
+    name = getattr(args.command, "__name__", "")
+    if name in EXEMPT:
+        return LOCAL
+    access = Access.of(settings)
+    if not access.keys.configured():
+        return LOCAL
+    if not settings.api_key:
+        raise Unauthenticated(
+            f"keys are configured in {access.keys.path}: set HIPPOGRAPH_API_KEY to a key "
+            "allowed to do this"
+        )
+    principal = authenticate(access, settings.api_key)
+    role, namespace = required(args, settings)
+    authorize(principal, namespace, role, name.removeprefix("cmd_"))
+    return principal
