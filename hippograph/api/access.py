@@ -44,6 +44,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "memory": "read", "memories": "read", "search": "read", "recall": "read", "tags": "read",
     "history": "read", "episodes": "read", "gaps": "read", "context": "read",
     "pending": "read", "core": "read", "coreChanges": "read", "profile": "read",
+    "neighbourhood": "read", "clusters": "read", "provenance": "read",  # the explorer's
     "jobRuns": None,
     # write
     "remember": "write", "rememberBatch": "write", "forget": "write", "link": "write",

@@ -18,8 +18,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from hippograph.api import cli
+from hippograph.api.access import FIELD_ROLES
 from hippograph.api.app import create_app
 from hippograph.api.keys import KeyStore
+from hippograph.api.schema import schema
 from hippograph.graph import clock
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.engine import credentials
@@ -363,3 +365,13 @@ def test_the_engine_password_is_random_per_data_directory(tmp_path: Path) -> Non
     assert first[1] != second[1] and len(first[1]) >= 32
     assert credentials(tmp_path / "one") == first  # generated once, then kept
     assert stat.S_IMODE(os.stat(tmp_path / "one" / "credentials.json").st_mode) == 0o600
+
+
+def test_every_root_field_is_classified() -> None:
+    """A field missing from FIELD_ROLES fails closed (admin over every namespace): right for
+    safety, wrong for a read key using the explorer. Every root field must be classified."""
+    graphql = schema._schema
+    roots = [t for t in (graphql.query_type, graphql.mutation_type) if t is not None]
+    fields = {name for t in roots for name in t.fields}
+    assert fields - set(FIELD_ROLES) == set()
+    assert set(FIELD_ROLES) - fields == set()

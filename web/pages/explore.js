@@ -117,11 +117,23 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// The API key, when the server has keys: sent as a bearer token, kept in this tab's
+// sessionStorage only (never in localStorage or a cookie).
+function apiKey() {
+  const field = $("#apikey");
+  const typed = field ? field.value.trim() : "";
+  if (typed) sessionStorage.setItem("hippograph.apikey", typed);
+  return typed || sessionStorage.getItem("hippograph.apikey") || "";
+}
+
 async function graphql(query, variables) {
   explorer.requests += 1;
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  const key = apiKey();
+  if (key) headers.Authorization = `Bearer ${key}`;
   const response = await fetch(ENDPOINT, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    headers,
     body: JSON.stringify({ query, variables }),
   });
   const body = await response.json();
