@@ -63,6 +63,8 @@ _BUILDERS: dict[str, Callable[[str, Mapping[str, Any]], e.HippographError]] = {
     e.QueryNotFound.code: lambda m, x: e.QueryNotFound(m),
     e.LLMError.code: lambda m, x: e.LLMError(m),
     e.Overloaded.code: lambda m, x: e.Overloaded(x["what"], x["why"]),
+    e.Unauthenticated.code: lambda m, x: e.Unauthenticated(m),
+    e.Forbidden.code: lambda m, x: e.Forbidden(m),
 }
 
 

@@ -24,6 +24,8 @@ SAMPLES: dict[type[e.HippographError], e.HippographError] = {
     e.QueryNotFound: e.QueryNotFound("memory/nope"),
     e.LLMError: e.LLMError("the endpoint returned 500"),
     e.Overloaded: e.Overloaded("next-turn mode", "256 sessions are already waiting"),
+    e.Unauthenticated: e.Unauthenticated("the API key is not valid: unknown, rotated or revoked"),
+    e.Forbidden: e.Forbidden("remember: key 0a1b (role read, namespaces a) may not write 'b'"),
 }
 
 

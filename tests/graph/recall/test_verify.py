@@ -21,6 +21,7 @@ from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import writepath
 from hippograph.settings import Settings
+from tests.conftest import TEST_HOSTS
 from tests.graph.llm_server import Endpoint, serve
 
 FACTS = [
@@ -158,7 +159,10 @@ def test_without_an_llm_the_ranking_stands_and_a_gap_returns_nothing_unless_aske
 def test_verification_over_graphql(
     runtime: Runtime, namespace: str, ids: list[str], endpoint: Endpoint
 ) -> None:
-    settings = Settings.from_env({}, llm_base_url=endpoint.url, llm_model="m")
+    # TestClient's Host (testserver) allowed, as in the session's settings.
+    settings = Settings.from_env(
+        {}, llm_base_url=endpoint.url, llm_model="m", allowed_hosts=TEST_HOSTS
+    )
     rt = Runtime.assemble(settings, runtime.store, runtime.embedder)
     assert rt.verifier is not None
     endpoint.content = json.dumps({"relevant": [ids[0]]})
