@@ -10,7 +10,7 @@ import pytest
 
 from hippograph.graph import clock, memories
 from hippograph.graph.model import NewMemory
-from hippograph.graph.recall import feedback
+from hippograph.graph.recall import feedback, retrieval
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import writepath
 from hippograph.jobs import registry
@@ -67,3 +67,21 @@ def test_speculation_expires_a_month_after_it_was_learned(runtime: Runtime, name
     clock.set_now(learned + timedelta(days=31))
     assert decay(runtime, namespace)["archived"] == 1
     assert memories.get(runtime.store, namespace, guess).status == "archived"
+
+
+def test_an_old_fact_is_not_outranked_by_a_newer_weaker_match(
+    runtime: Runtime, namespace: str
+) -> None:
+    start = clock.now()
+    clock.set_now(start - timedelta(days=400))
+    old = remember(runtime, namespace, "Caroline adopted a grey cat called Pixel from the shelter")
+    clock.set_now(start - timedelta(days=90))
+    new = remember(runtime, namespace, "Caroline visited the animal shelter to volunteer")
+    clock.set_now(start)
+    decay(runtime, namespace)
+    # Decay faded the old one far below the new one (400 vs 90 days at a 30-day e-folding time)
+    assert confidence(runtime, namespace, old) < 1e-4 < confidence(runtime, namespace, new)
+    request = retrieval.RecallRequest(context="What is the name of Caroline's cat?", k=2)
+    found = retrieval.recall(runtime.store, runtime.embedder, namespace, request)
+    # ... but age alone is no evidence against a fact: the better match still ranks first.
+    assert [i.memory.id for i in found.items][0] == old

@@ -99,6 +99,17 @@ def test_edge_decay_is_linear_per_window_with_a_floor_and_idempotent(
     assert edges(store, namespace)[(a, b)]["confidence"] == pytest.approx(0.60)
 
 
+def test_adjacency_edges_do_not_fade(store: Store, namespace: str) -> None:
+    a, b, c = (add_memory(store, namespace) for _ in range(3))
+    long_ago = iso(NOW - timedelta(days=400))
+    add_edge(store, a, b, kind="adjacent", created_at=long_ago, last_reinforced_at=long_ago)
+    add_edge(store, b, c, kind="co_use", created_at=long_ago, last_reinforced_at=long_ago)
+    run(store, "edges", namespace)
+    e = edges(store, namespace)
+    assert e[(a, b)]["confidence"] == 1.0  # structure: one turn followed the other
+    assert e[(b, c)]["confidence"] == pytest.approx(0.1)  # learned from use, unused: the floor
+
+
 def test_pagerank_job_matches_networkx_and_ignores_weak_edges(store: Store, namespace: str) -> None:
     rng = np.random.default_rng(7)
     ids = [add_memory(store, namespace) for _ in range(12)]

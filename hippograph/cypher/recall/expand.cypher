@@ -11,6 +11,7 @@
 // per returned row over Bolt, a third of this statement when each hit was a row. A hit is
 // [src, dst, dst's elementId, type, weight, via, degree, status, memory_type, created_at,
 //  last_accessed, confidence, importance, speakers, cosine] (retrieval.HIT_FIELDS).
+// confidence: the decayed value, never below the stated one x trust (graph/recall/rank.py).
 UNWIND $frontier AS f
 MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
 WITH f[1] AS src, a
@@ -25,7 +26,10 @@ WITH src, collect({m: m, w: w, via: via})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), 'RELATES_TO', hit.w, hit.via, 0,
-  m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
+  m.status, m.memory_type, m.created_at, m.last_accessed,
+  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
+       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
@@ -45,7 +49,10 @@ WITH src, collect({m: m, via: t.name, degree: t.count})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), 'HAS_TAG', 1.0, hit.via, hit.degree,
-  m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
+  m.status, m.memory_type, m.created_at, m.last_accessed,
+  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
+       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
@@ -64,7 +71,10 @@ WITH src, collect({m: m, via: c.id, degree: c.size})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), 'IN_CLUSTER', 1.0, hit.via, hit.degree,
-  m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
+  m.status, m.memory_type, m.created_at, m.last_accessed,
+  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
+       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
@@ -81,7 +91,10 @@ WITH src, collect({m: m, type: type(r)})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), hit.type, 1.0, '', 0,
-  m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
+  m.status, m.memory_type, m.created_at, m.last_accessed,
+  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
+       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
@@ -91,7 +104,10 @@ UNWIND $scored_ids AS f
 MATCH (m)
 WHERE elementId(m) = f[0] AND m.id = f[1] AND m.namespace = $namespace
 RETURN collect([f[1], f[1], f[0], 'SELF', 0.0, '', 0,
-  m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
+  m.status, m.memory_type, m.created_at, m.last_accessed,
+  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
+       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,

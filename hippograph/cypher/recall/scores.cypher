@@ -5,11 +5,15 @@
 // Speakers only $with_speakers (null otherwise, so each list holds scalars only).
 // $cosine_scale and $cosine_shift (the dialect's) turn the engine's similarity into the cosine.
 // $ids are [elementId, id] pairs: looked up by element id (direct), checked by id.
+// confidence: the decayed value, never below the stated one x trust (graph/recall/rank.py).
 UNWIND $ids AS wanted
 MATCH (m)
 WHERE elementId(m) = wanted[0] AND m.id = wanted[1] AND m.namespace = $namespace
 RETURN collect([m.id,
-  m.status, m.memory_type, m.created_at, m.last_accessed, m.confidence, m.importance,
+  m.status, m.memory_type, m.created_at, m.last_accessed,
+  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
+       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
