@@ -1,7 +1,7 @@
 """Load: N concurrent clients against a real `hippograph serve` in a process of its own.
 
     python bench/load.py [--clients 8] [--minutes 2] [--memories 10000] [--recall-share 0.8]
-                         [--data-dir DIR] [--json OUT]
+                         [--data-dir DIR] [--json OUT] [--server-log FILE]
 
 Seeds ``--memories`` memories (realistic 15-30 word texts sharing a small set of tags, as
 agents write them) through ``rememberBatch``, then runs ``--clients`` threads for
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -44,7 +45,7 @@ BATCH = """mutation($ns: String!, $ms: [MemoryInput!]!) {
   rememberBatch(namespace: $ns, memories: $ms) { memory { id } }
 }"""
 RECALL = """query($ns: String!, $c: String!) {
-  recall(namespace: $ns, context: $c, k: 10) { memories { memory { id } } }
+  recall(namespace: $ns, context: $c, k: 10) { items { memory { id } } }
 }"""
 COUNT = """query($ns: String!, $after: String) {
   memories(namespace: $ns, first: 200, after: $after) { items { id } nextCursor }
@@ -176,9 +177,12 @@ def main() -> int:
     parser.add_argument("--recall-share", type=float, default=0.8)
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--server-log", type=Path, default=None, help="the server's output")
     args = parser.parse_args()
+    # SIGTERM (a timeout) unwinds through the finally below, which stops the server.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-load-"))
-    served = serve(data_dir)
+    served = serve(data_dir, timeout_s=600, log=args.server_log)
     print(f"server ready in {served.ready_s:.1f} s on {served.url} ({data_dir})", flush=True)
     try:
         with httpx.Client() as client:

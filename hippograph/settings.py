@@ -76,6 +76,9 @@ class Settings:
     max_query_depth: int = 12
     max_aliases: int = 30
     max_query_tokens: int = 4000
+    # The document itself, checked before parsing: the parser takes ~2 s per MB of one string
+    # literal on the event loop, stalling every request. Large values travel as variables.
+    max_query_bytes: int = 64 * 1024
     max_k_per_request: int = 1000
     privacy_mode: PrivacyMode = "redact"
     host: str = "127.0.0.1"
@@ -172,6 +175,7 @@ class Settings:
         _check_range("HIPPOGRAPH_MAX_QUERY_DEPTH", self.max_query_depth, 2, 100)
         _check_range("HIPPOGRAPH_MAX_ALIASES", self.max_aliases, 1, 10_000)
         _check_range("HIPPOGRAPH_MAX_QUERY_TOKENS", self.max_query_tokens, 100, 1_000_000)
+        _check_range("HIPPOGRAPH_MAX_QUERY_BYTES", self.max_query_bytes, 1024, 64 * 1024 * 1024)
         _check_range("HIPPOGRAPH_MAX_K_PER_REQUEST", self.max_k_per_request, 1, 1_000_000)
         _check_range("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", self.embedding_batch_size, 1, 4096)
         _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)

@@ -368,22 +368,35 @@ def _commit_chunk(
     uids = [e.uid for e in chunk]
 
     def mark(tx: Tx) -> None:
-        tx.run(
+        rows = tx.run(
             "episode/mark_extracted",
             namespace=namespace,
             uids=uids,
             now=now_iso(),
             extractor=extractor,
         )
+        if int(rows[0]["marked"]) != len(uids):
+            raise _Taken
 
-    if not items:
-        store.write_tx(mark)
+    try:
+        if not items:
+            store.write_tx(mark)
+            return Counter()
+        outcomes = commit(
+            store, embedder, namespace, items, source="extract", decider=config.decider,
+            respect_tombstones=True, episodes=links, extra=mark, vectors=vectors,
+        )  # fmt: skip
+    except _Taken:
+        # A concurrent ingest extracted these turns first: ours rolled back, nothing doubled.
+        log.info(
+            "extraction of %d turns of %s: already extracted by another run", len(uids), namespace
+        )
         return Counter()
-    outcomes = commit(
-        store, embedder, namespace, items, source="extract", decider=config.decider,
-        respect_tombstones=True, episodes=links, extra=mark, vectors=vectors,
-    )  # fmt: skip
     return Counter(o.action for o in outcomes)
+
+
+class _Taken(Exception):
+    """Some turns of a chunk were claimed by another extraction; rolls its transaction back."""
 
 
 def extract_facts(
@@ -442,6 +455,8 @@ def list_episodes(
 ) -> list[Episode]:
     """The log in session and turn order; ``after`` is the uid of the last episode seen."""
     validate.namespace(namespace)
+    validate.optional_text(session_id, "sessionId")
+    validate.optional_text(after, "after")
     if not 1 <= first <= 1000:
         raise InvalidInput("first", f"{first} is outside 1..1000", limit=1000)
     after_session, after_index = None, None
