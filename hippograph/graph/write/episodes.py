@@ -28,7 +28,7 @@ from datetime import timedelta
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.errors import InvalidInput, LLMError, TurnConflict
+from hippograph.graph.errors import Conflict, InvalidInput, LLMError, TurnConflict
 from hippograph.graph.model import NewMemory, Source, now_iso, parse_iso, to_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
@@ -40,6 +40,7 @@ from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit, prepare
 
 log = logging.getLogger(__name__)
+APPEND_ATTEMPTS = 3
 ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
 MAX_SESSION_ID = 200
 PENDING_PAGE = 5000
@@ -158,7 +159,15 @@ def append(
         tx.run("episode/chain", pairs=pairs)
         return created
 
-    created = store.write_tx(work)
+    for attempt in range(APPEND_ATTEMPTS):
+        try:
+            created = store.write_tx(work)
+            break
+        except Conflict as exc:
+            # A concurrent ingest created some of these turns between our MERGE's read and its
+            # write (the uid is unique): once it committed, the retry finds them as duplicates.
+            if isinstance(exc, TurnConflict) or attempt + 1 == APPEND_ATTEMPTS:
+                raise
     new = sum(1 for r in created if r["created"])
     return new, len(created) - new + repeated
 
