@@ -27,9 +27,12 @@ class Served:
         self.proc.wait(timeout=60)
 
 
-def serve(data_dir: Path, *, timeout_s: float = 180.0, **settings: str) -> Served:
+def serve(
+    data_dir: Path, *, timeout_s: float = 180.0, log: Path | None = None, **settings: str
+) -> Served:
     """Start ``hippograph serve`` on ``data_dir`` and a free port (``settings``: more
-    ``HIPPOGRAPH_*`` variables by field name) and return once it answers a query."""
+    ``HIPPOGRAPH_*`` variables by field name) and return once it answers a query; ``log``
+    receives its output (discarded without)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -42,9 +45,8 @@ def serve(data_dir: Path, *, timeout_s: float = 180.0, **settings: str) -> Serve
     url = f"http://127.0.0.1:{port}/graphql"
     exe = Path(sys.executable).parent / "hippograph"
     started = time.perf_counter()
-    proc = subprocess.Popen(
-        [str(exe), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    out = log.open("ab") if log is not None else subprocess.DEVNULL
+    proc = subprocess.Popen([str(exe), "serve"], env=env, stdout=out, stderr=out)
     while time.perf_counter() - started < timeout_s:
         if proc.poll() is not None:
             raise SystemExit(f"hippograph serve exited with {proc.returncode}")

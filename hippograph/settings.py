@@ -79,6 +79,9 @@ class Settings:
     max_query_depth: int = 12
     max_aliases: int = 30
     max_query_tokens: int = 4000
+    # The document itself, checked before parsing: the parser takes ~2 s per MB of one string
+    # literal on the event loop, stalling every request. Large values travel as variables.
+    max_query_bytes: int = 64 * 1024
     max_k_per_request: int = 1000
     # Engine work of the heavy operations (remember, ingest, recall, search, context, rebuild,
     # consolidate, jobs) runs on its own threads, at most this many at once; a request waits
@@ -135,7 +138,7 @@ class Settings:
     job_core_interval_s: float = 3600.0
     job_profile_interval_s: float = 3600.0
     job_batch_size: int = 5000
-    job_lock_lease_s: float = 120.0
+    job_lock_lease_s: float = 45.0
     job_retry_after_s: float = 300.0
     job_run_retention_days: float = 30.0
     recall_edge_floor: float = 0.2
@@ -200,6 +203,7 @@ class Settings:
         _check_range("HIPPOGRAPH_MAX_QUERY_DEPTH", self.max_query_depth, 2, 100)
         _check_range("HIPPOGRAPH_MAX_ALIASES", self.max_aliases, 1, 10_000)
         _check_range("HIPPOGRAPH_MAX_QUERY_TOKENS", self.max_query_tokens, 100, 1_000_000)
+        _check_range("HIPPOGRAPH_MAX_QUERY_BYTES", self.max_query_bytes, 1024, 64 * 1024 * 1024)
         _check_range("HIPPOGRAPH_MAX_K_PER_REQUEST", self.max_k_per_request, 1, 1_000_000)
         _check_range("HIPPOGRAPH_MAX_CONCURRENT_WORK", self.max_concurrent_work, 1, 1024)
         _check_range("HIPPOGRAPH_WORK_QUEUE_S", self.work_queue_s, 0, 600)

@@ -2,9 +2,9 @@
 
 - ``BodyLimit``: an ASGI middleware refusing a body over ``max_body_bytes`` with 413, counting
   as the body streams in (a lying or absent ``Content-Length`` changes nothing).
-- ``RequestLimits``: a Strawberry extension bounding the document's tokens (a proxy for total
-  fields: the parser stops counting past the limit), depth and aliases, from the runtime's
-  settings.
+- ``RequestLimits``: a Strawberry extension bounding the document's size (before parsing),
+  tokens (a proxy for total fields: the parser stops counting past the limit), depth and
+  aliases, from the runtime's settings.
 - ``charge_k``: called by every resolver taking ``k``; ``k`` summed over one request is bounded.
 - ``refuse_get``: a query field with side effects (recall) is refused over GET, which a browser
   can be made to send cross-site.
@@ -98,6 +98,7 @@ class RequestLimits(SchemaExtension):
     def on_operation(self) -> Iterator[None]:
         settings = _settings(self.execution_context.context)
         if settings is not None:
+            _check_size(self.execution_context.query, settings.max_query_bytes)
             self.execution_context.parse_options["max_tokens"] = settings.max_query_tokens
             limiters = (
                 QueryDepthLimiter(max_depth=settings.max_query_depth),
@@ -108,6 +109,19 @@ class RequestLimits(SchemaExtension):
                 *(rule for limiter in limiters for rule in limiter.validation_rules),
             )
         yield
+
+
+def _check_size(query: str | None, limit: int) -> None:
+    """Refuse a document of more than ``limit`` UTF-8 bytes before the parser (pure Python, on
+    the event loop) spends seconds on it."""
+    size = len(query.encode("utf-8", "surrogatepass")) if query is not None else 0
+    if size > limit:
+        raise InvalidInput(
+            "query",
+            f"the document is {size} bytes; the limit is {limit} "
+            "(HIPPOGRAPH_MAX_QUERY_BYTES): send large values as variables",
+            limit=limit,
+        )
 
 
 def charge_k(info: Info, k: int, field: str = "k") -> None:

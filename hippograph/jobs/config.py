@@ -40,7 +40,7 @@ class JobsConfig:
     job_core_interval_s: float = 3600.0
     job_profile_interval_s: float = 3600.0
     job_batch_size: int = 5000
-    job_lock_lease_s: float = 120.0
+    job_lock_lease_s: float = 45.0
     job_retry_after_s: float = 300.0
     job_run_retention_days: float = 30.0
     recall_edge_floor: float = 0.2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import timedelta
 
 from hippograph.graph.errors import LockHeld
 from hippograph.graph.models.embedder import Embedder
@@ -37,6 +38,11 @@ def config(settings: Settings) -> ConsolidationConfig:
     )
 
 
+def lock_lease(settings: Settings) -> timedelta:
+    """The consolidation lock's lease: the same as the jobs' locks."""
+    return timedelta(seconds=settings.job_lock_lease_s)
+
+
 def consolidate_now(
     rt: Runtime, *, namespace: str | None = None, dry_run: bool = False, force: bool = False
 ) -> ConsolidationReport:
@@ -44,7 +50,7 @@ def consolidate_now(
     try:
         return consolidation.consolidate(
             rt.store, namespace=namespace, config=config(rt.settings), decider=tools.decider,
-            dry_run=dry_run, force=force,
+            dry_run=dry_run, force=force, lock_lease=lock_lease(rt.settings),
         )  # fmt: skip
     finally:
         tools.close()
@@ -54,8 +60,9 @@ def rebuild_now(rt: Runtime, namespace: str) -> rebuild.RebuildResult:
     tools = write_tools(rt)
     try:
         return rebuild.rebuild(
-            rt.store, rt.embedder, namespace, policy=rt.policy, config=tools.extraction
-        )
+            rt.store, rt.embedder, namespace, policy=rt.policy, config=tools.extraction,
+            lock_lease=lock_lease(rt.settings),
+        )  # fmt: skip
     finally:
         tools.close()
 
@@ -90,6 +97,7 @@ def job(ctx: JobContext) -> None:
                 config=config(settings),
                 decider=tools.decider,
                 progress=ctx.progress,
+                lock_lease=lock_lease(settings),
             )  # fmt: skip
         except LockHeld as exc:
             log.info("consolidation skipped: %s", exc.message)

@@ -77,6 +77,8 @@ def recall(
     for i, t in enumerate(request.memory_types):
         validate.choice(t, MEMORY_TYPES, f"memoryTypes[{i}]")
     validate.choice(request.rejected, REJECTED, "rejected")
+    validate.optional_text(request.project, "project")
+    validate.optional_text(request.session_id, "sessionId")
     scope = {"project": request.project, "session_id": request.session_id}
     statuses = ["active", "archived"] if request.include_archived else ["active"]
     as_of = validate.as_of(request.as_of)

@@ -41,8 +41,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import socket
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -50,9 +48,10 @@ from datetime import timedelta
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.errors import Conflict, HippographError, LockHeld
-from hippograph.graph.model import now_iso, parse_iso, to_iso
+from hippograph.graph.errors import HippographError
+from hippograph.graph.model import now_iso, parse_iso
 from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.upkeep import lease
 from hippograph.graph.upkeep.consolidation_apply import apply_batch, archive_weak
 from hippograph.graph.upkeep.consolidation_model import (
     DEFAULT_CONSOLIDATION,
@@ -66,9 +65,6 @@ from hippograph.graph.write.decide import BudgetedDecider, Decider
 
 log = logging.getLogger(__name__)
 
-LOCK_NAME = "consolidation"
-LOCK_KEY = "lock"
-LOCK_LEASE = timedelta(minutes=30)
 ALL = "*"
 MAX_RECORDED_OPERATIONS = 1000
 BATCH = 500  # groups applied in one transaction
@@ -88,6 +84,7 @@ def consolidate(
     force: bool = False,
     before_apply: Observer | None = None,
     progress: Progress | None = None,
+    lock_lease: timedelta = lease.DEFAULT_LEASE,
 ) -> ConsolidationReport:
     """One consolidation run over ``namespace`` (None: every namespace).
 
@@ -95,6 +92,7 @@ def consolidate(
     force: ignore the time and volume gate (never the lock).
     before_apply: called with the planned groups before any is applied (tests).
     progress: called with (groups applied, groups planned) after each batch.
+    lock_lease: how long the lock outlives a holder that stops renewing it (it was killed).
     """
     if namespace is not None:
         validate.namespace(namespace)
@@ -112,28 +110,10 @@ def consolidate(
         ops = [op for g in groups for op in g.operations] + [op for op, _ in weak]
         counts = {**_counts(ops, len(groups), 0), **_llm_counts(decider)}
         return _report(None, False, True, scope, skipped, started, counts, ops, [], watermark, None)
-    holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    acquire_lock(store, holder, started)
-    try:
+    with lease.held(store, lease.new_holder("consolidate"), started, lock_lease):
         return _run(
             store, namespace, scope, started, watermark, config, decider, before_apply, progress
         )
-    finally:
-        store.write("consolidation/lock_release", key=LOCK_KEY, holder=holder)
-
-
-def acquire_lock(store: Store, holder: str, now: str) -> None:
-    """Take the graph-wide consolidation lock (a lease: a crashed holder's lock expires after
-    ``LOCK_LEASE``). Raises LockHeld while another holder's lease runs."""
-    expires = to_iso(parse_iso(now) + LOCK_LEASE)
-    params = {"key": LOCK_KEY, "holder": holder, "now": now, "expires_at": expires}
-    try:
-        row = store.write("consolidation/lock_acquire", **params)[0]
-    except Conflict:
-        # Both runs created the lock node at once; the node exists now, so this decides.
-        row = store.write("consolidation/lock_acquire", **params)[0]
-    if not row["acquired"]:
-        raise LockHeld(LOCK_NAME, str(row["holder"]), str(row["since"]))
 
 
 def _gate(

@@ -28,7 +28,7 @@ from datetime import timedelta
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.errors import InvalidInput, LLMError, TurnConflict
+from hippograph.graph.errors import Conflict, InvalidInput, LLMError, TurnConflict
 from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso, parse_iso, to_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
@@ -41,6 +41,7 @@ from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit, prepare
 
 log = logging.getLogger(__name__)
+APPEND_ATTEMPTS = 3
 ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
 MAX_SESSION_ID = 200
 PENDING_PAGE = 5000
@@ -159,7 +160,15 @@ def append(
         tx.run("episode/chain", pairs=pairs)
         return created
 
-    created = store.write_tx(work)
+    for attempt in range(APPEND_ATTEMPTS):
+        try:
+            created = store.write_tx(work)
+            break
+        except Conflict as exc:
+            # A concurrent ingest created some of these turns between our MERGE's read and its
+            # write (the uid is unique): once it committed, the retry finds them as duplicates.
+            if isinstance(exc, TurnConflict) or attempt + 1 == APPEND_ATTEMPTS:
+                raise
     new = sum(1 for r in created if r["created"])
     return new, len(created) - new + repeated
 
@@ -380,22 +389,35 @@ def _commit_chunk(
     uids = [e.uid for e in chunk]
 
     def mark(tx: Tx) -> None:
-        tx.run(
+        rows = tx.run(
             "episode/mark_extracted",
             namespace=namespace,
             uids=uids,
             now=now_iso(),
             extractor=extractor,
         )
+        if int(rows[0]["marked"]) != len(uids):
+            raise _Taken
 
-    if not items:
-        store.write_tx(mark)
+    try:
+        if not items:
+            store.write_tx(mark)
+            return Counter()
+        outcomes = commit(
+            store, embedder, namespace, items, source="extract", decider=config.decider,
+            respect_tombstones=True, episodes=links, extra=mark, vectors=vectors,
+        )  # fmt: skip
+    except _Taken:
+        # A concurrent ingest extracted these turns first: ours rolled back, nothing doubled.
+        log.info(
+            "extraction of %d turns of %s: already extracted by another run", len(uids), namespace
+        )
         return Counter()
-    outcomes = commit(
-        store, embedder, namespace, items, source="extract", decider=config.decider,
-        respect_tombstones=True, episodes=links, extra=mark, vectors=vectors,
-    )  # fmt: skip
     return Counter(o.action for o in outcomes)
+
+
+class _Taken(Exception):
+    """Some turns of a chunk were claimed by another extraction; rolls its transaction back."""
 
 
 def extract_facts(
@@ -466,6 +488,8 @@ def list_episodes(
 ) -> list[Episode]:
     """The log in session and turn order; ``after`` is the uid of the last episode seen."""
     validate.namespace(namespace)
+    validate.optional_text(session_id, "sessionId")
+    validate.optional_text(after, "after")
     if not 1 <= first <= 1000:
         raise InvalidInput("first", f"{first} is outside 1..1000", limit=1000)
     after_session, after_index = None, None

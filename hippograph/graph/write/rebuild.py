@@ -19,18 +19,16 @@ the consolidation lock so the two never interleave.
 from __future__ import annotations
 
 import json
-import os
-import socket
-import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from hippograph.graph import validate
 from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
-from hippograph.graph.upkeep.consolidation import LOCK_KEY, acquire_lock
+from hippograph.graph.upkeep import lease
 from hippograph.graph.write import episodes
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit
@@ -51,15 +49,12 @@ def rebuild(
     *,
     policy: WritePolicy,
     config: ExtractionConfig = DEFAULT_EXTRACTION,
+    lock_lease: timedelta = lease.DEFAULT_LEASE,
 ) -> RebuildResult:
     """Replace the memories of ``namespace`` by those its log yields."""
     validate.namespace(namespace)
-    holder = f"rebuild:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    acquire_lock(store, holder, now_iso())
-    try:
+    with lease.held(store, lease.new_holder("rebuild"), now_iso(), lock_lease):
         return _rebuild(store, embedder, namespace, policy, config)
-    finally:
-        store.write("consolidation/lock_release", key=LOCK_KEY, holder=holder)
 
 
 def _rebuild(

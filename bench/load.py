@@ -1,0 +1,238 @@
+"""Load: N concurrent clients against a real `hippograph serve` in a process of its own.
+
+    python bench/load.py [--clients 8] [--minutes 2] [--memories 10000] [--recall-share 0.8]
+                         [--data-dir DIR] [--json OUT] [--server-log FILE]
+
+Seeds ``--memories`` memories (realistic 15-30 word texts sharing a small set of tags, as
+agents write them) through ``rememberBatch``, then runs ``--clients`` threads for
+``--minutes``, each sending ``recall`` (80%) or ``remember`` (20%) over HTTP, one request at a
+time. Prints progress every 10 s, then per operation: count, throughput, p50/p95/p99 and errors;
+and the final check: every acknowledged ``remember`` is read back by id (acknowledged vs
+present). Exit status 1 when an acknowledged write is missing.
+
+``--data-dir`` keeps the server's data directory (a second run on it skips the seeding when the
+namespace already holds enough memories).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.server import serve  # noqa: E402
+from bench.throughput import texts  # noqa: E402
+
+NAMESPACE = "load"
+TAGS = ["family", "work", "health", "travel", "food", "music", "sport", "plans"]
+REMEMBER = """mutation($ns: String!, $m: MemoryInput!) {
+  remember(namespace: $ns, memory: $m) { memory { id } action }
+}"""
+BATCH = """mutation($ns: String!, $ms: [MemoryInput!]!) {
+  rememberBatch(namespace: $ns, memories: $ms) { memory { id } }
+}"""
+RECALL = """query($ns: String!, $c: String!) {
+  recall(namespace: $ns, context: $c, k: 10) { items { memory { id } } }
+}"""
+COUNT = """query($ns: String!, $after: String) {
+  memories(namespace: $ns, first: 200, after: $after) { items { id } nextCursor }
+}"""
+QUESTIONS = [
+    "what does {p} like to do on {d}?",
+    "when did {p} start {t}?",
+    "how should I plan {t} with {p}?",
+    "what does {p} dislike about {t}?",
+]
+
+
+@dataclass
+class Tally:
+    """What the clients saw, per operation (guarded by ``lock``)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    latencies: dict[str, list[float]] = field(
+        default_factory=lambda: {"recall": [], "remember": []}
+    )
+    errors: dict[str, list[str]] = field(default_factory=lambda: {"recall": [], "remember": []})
+    acknowledged: list[str] = field(default_factory=list)
+
+    def add(self, op: str, seconds: float, error: str | None, memory_id: str | None) -> None:
+        with self.lock:
+            self.latencies[op].append(seconds)
+            if error is not None:
+                self.errors[op].append(error)
+            if memory_id is not None:
+                self.acknowledged.append(memory_id)
+
+
+def post(client: httpx.Client, url: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(url, json={"query": query, "variables": variables}, timeout=120)
+    if r.status_code != 200:
+        raise RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
+    body: dict[str, Any] = r.json()
+    if body.get("errors"):
+        codes = [e.get("extensions", {}).get("code", "?") for e in body["errors"]]
+        raise RuntimeError(f"{codes}: {body['errors'][0].get('message', '')[:200]}")
+    return body["data"]  # type: ignore[no-any-return]
+
+
+def memory(text: str, i: int) -> dict[str, Any]:
+    return {"content": text, "tags": [TAGS[i % len(TAGS)], TAGS[(i * 3 + 1) % len(TAGS)]]}
+
+
+def present(client: httpx.Client, url: str) -> set[str]:
+    """Every memory id of the namespace, by pages."""
+    ids: set[str] = set()
+    after = None
+    while True:
+        page = post(client, url, COUNT, {"ns": NAMESPACE, "after": after})["memories"]
+        ids.update(m["id"] for m in page["items"])
+        after = page["nextCursor"]
+        if after is None:
+            return ids
+
+
+def seed(client: httpx.Client, url: str, n: int) -> None:
+    have = len(present(client, url))
+    if have >= n:
+        print(f"seed: {have} memories already there", flush=True)
+        return
+    started = time.perf_counter()
+    corpus = texts(n - have, f"seed{have}")
+    for start in range(0, len(corpus), 250):
+        chunk = corpus[start : start + 250]
+        ms = [memory(t, have + start + j) for j, t in enumerate(chunk)]
+        post(client, url, BATCH, {"ns": NAMESPACE, "ms": ms})
+        done = start + len(chunk)
+        rate = done / (time.perf_counter() - started)
+        print(f"seed: {have + done}/{n} memories ({rate:.0f}/s)", flush=True)
+
+
+def client_loop(url: str, tally: Tally, deadline: float, share: float, worker: int) -> None:
+    rng = random.Random(worker)
+    people = ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana"]
+    things = ["tea", "jazz", "chess", "hiking", "sushi", "Python", "cycling", "poetry"]
+    days = ["Monday", "Friday", "Sunday"]
+    i = 0
+    with httpx.Client() as client:
+        while time.monotonic() < deadline:
+            i += 1
+            op = "recall" if rng.random() < share else "remember"
+            started = time.perf_counter()
+            error = memory_id = None
+            try:
+                if op == "recall":
+                    q = rng.choice(QUESTIONS).format(
+                        p=rng.choice(people), t=rng.choice(things), d=rng.choice(days)
+                    )
+                    post(client, url, RECALL, {"ns": NAMESPACE, "c": q})
+                else:
+                    text = texts(1, f"client{worker}-{i}")[0]
+                    data = post(client, url, REMEMBER, {"ns": NAMESPACE, "m": memory(text, i)})
+                    memory_id = data["remember"]["memory"]["id"]
+            except (httpx.HTTPError, RuntimeError) as exc:
+                error = str(exc)
+            tally.add(op, time.perf_counter() - started, error, memory_id)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def report(tally: Tally, seconds: float) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for op, lat in tally.latencies.items():
+        out[op] = {
+            "count": len(lat),
+            "per_s": len(lat) / seconds,
+            "p50_ms": percentile(lat, 0.50) * 1000,
+            "p95_ms": percentile(lat, 0.95) * 1000,
+            "p99_ms": percentile(lat, 0.99) * 1000,
+            "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+            "errors": len(tally.errors[op]),
+            "first_errors": tally.errors[op][:3],
+        }
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--minutes", type=float, default=2.0)
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--recall-share", type=float, default=0.8)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--server-log", type=Path, default=None, help="the server's output")
+    args = parser.parse_args()
+    # SIGTERM (a timeout) unwinds through the finally below, which stops the server.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-load-"))
+    served = serve(data_dir, timeout_s=600, log=args.server_log)
+    print(f"server ready in {served.ready_s:.1f} s on {served.url} ({data_dir})", flush=True)
+    try:
+        with httpx.Client() as client:
+            seed(client, served.url, args.memories)
+            tally = Tally()
+            deadline = time.monotonic() + args.minutes * 60
+            threads = [
+                threading.Thread(
+                    target=client_loop,
+                    args=(served.url, tally, deadline, args.recall_share, w),
+                    daemon=True,
+                )
+                for w in range(args.clients)
+            ]
+            started = time.perf_counter()
+            for t in threads:
+                t.start()
+            while any(t.is_alive() for t in threads):
+                for t in threads:
+                    t.join(timeout=10)
+                with tally.lock:
+                    done = {op: len(v) for op, v in tally.latencies.items()}
+                    errors = sum(len(v) for v in tally.errors.values())
+                elapsed = time.perf_counter() - started
+                print(f"load: {elapsed:.0f} s {done} errors={errors}", flush=True)
+            seconds = time.perf_counter() - started
+            found = present(client, served.url)
+    finally:
+        served.stop()
+    figures = report(tally, seconds)
+    missing = [i for i in tally.acknowledged if i not in found]
+    print(f"\n{args.clients} clients, {seconds:.0f} s, {args.memories} seeded memories")
+    for op, f in figures.items():
+        print(
+            f"{op:9s} {f['count']:6d} ops {f['per_s']:6.1f}/s  p50 {f['p50_ms']:7.0f} ms  "
+            f"p95 {f['p95_ms']:7.0f} ms  p99 {f['p99_ms']:7.0f} ms  errors {f['errors']}"
+        )
+        for e in f["first_errors"]:
+            print(f"          error: {e}")
+    rem = figures["remember"]
+    print(f"remember p99/p50: {rem['p99_ms'] / rem['p50_ms']:.2f}")
+    print(
+        f"acknowledged writes: {len(tally.acknowledged)}, present: {len(tally.acknowledged) - len(missing)}"
+    )
+    if args.json is not None:
+        summary = {"clients": args.clients, "seconds": seconds, "ops": figures}
+        summary |= {"acknowledged": len(tally.acknowledged), "missing": len(missing)}
+        args.json.write_text(json.dumps(summary, indent=2))
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
