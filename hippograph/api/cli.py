@@ -172,8 +172,11 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     page = "GraphiQL" if settings.graphiql else "GraphQL"  # HIPPOGRAPH_GRAPHIQL=0: no page
     where = settings.graph_uri or f"embedded ArcadeDB in {settings.data_dir.resolve()}"
     print(f"hippograph: starting ({where}); {page} will be at {url}", flush=True)
+    explorer = f"; explorer: {url.removesuffix('/graphql')}/explore" if settings.explorer else ""
     return serve.run(
-        settings, sock, on_ready=lambda: print(f"hippograph: ready. {page}: {url}", flush=True)
+        settings,
+        sock,
+        on_ready=lambda: print(f"hippograph: ready. {page}: {url}{explorer}", flush=True),
     )
 
 
