@@ -16,10 +16,7 @@ FOUNDATION = {"hippograph.graph.errors", "hippograph.graph.model", "hippograph.s
 # Subpackages of graph that must not import each other, in either order.
 FORBIDDEN = [("hippograph.graph.store", "hippograph.graph.models")]
 # Known, deliberate crossings between graph's middle layers, with the reason.
-ALLOWED_CROSSINGS = {
-    # rebuild takes the consolidation lock so the two never run over one namespace together.
-    ("hippograph.graph.write.rebuild", "hippograph.graph.upkeep.consolidation"),
-}
+ALLOWED_CROSSINGS: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:

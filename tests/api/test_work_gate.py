@@ -20,7 +20,6 @@ from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import writepath
-from hippograph.settings import Settings
 from tests.graph.llm_server import Endpoint, serve
 
 RECALL = """query($ns: String!, $verify: Boolean!) {
@@ -55,7 +54,7 @@ def test_a_full_gate_refuses_heavy_work_and_serves_the_rest(
     llm = ChatClient(LLMConfig(base_url=endpoint.url, model="m", timeout_s=30))
     one_slot = dataclasses.replace(
         runtime,
-        settings=Settings.from_env({}, max_concurrent_work=1, work_queue_s=0.5),
+        settings=dataclasses.replace(runtime.settings, max_concurrent_work=1, work_queue_s=0.5),
         verifier=Verifier(llm, top_m=8),
     )
     endpoint.content = json.dumps({"relevant": [tea]})

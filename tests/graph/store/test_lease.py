@@ -11,7 +11,7 @@ import pytest
 from hippograph.graph.errors import LockHeld
 from hippograph.graph.model import now_iso
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.upkeep import lease
+from hippograph.graph.store import lease
 
 SHORT = timedelta(seconds=1.2)
 
