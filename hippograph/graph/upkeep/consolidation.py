@@ -50,8 +50,8 @@ from typing import Any
 from hippograph.graph import validate
 from hippograph.graph.errors import HippographError
 from hippograph.graph.model import now_iso, parse_iso
-from hippograph.graph.store.store import Row, Store, Tx
 from hippograph.graph.store import lease
+from hippograph.graph.store.store import Row, Store, Tx
 from hippograph.graph.upkeep.consolidation_apply import apply_batch, archive_weak
 from hippograph.graph.upkeep.consolidation_model import (
     DEFAULT_CONSOLIDATION,

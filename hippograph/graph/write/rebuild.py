@@ -27,8 +27,8 @@ from typing import Any
 from hippograph.graph import validate
 from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso
 from hippograph.graph.models.embedder import Embedder
-from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.store import lease
+from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.write import episodes
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit
