@@ -180,8 +180,16 @@ def main() -> int:
     parser.add_argument(
         "--budget", type=int, nargs="+", default=[], help="also ask through context bundles"
     )
+    parser.add_argument(
+        "--limit", type=int, help="only the first N conversations (a quick run while iterating)"
+    )
+    parser.add_argument(
+        "--no-ablations", action="store_true", help="skip the ablations (a quicker run)"
+    )
     args = parser.parse_args()
-    conversations = data.load(args.data)
+    conversations = data.load(args.data)[: args.limit]
+    if args.no_ablations:
+        ABLATIONS.clear()
     categories = data.category_names(conversations)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-locomo-"))
     rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
