@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from hippograph.api.app import create_app
 from hippograph.api.errors import MASKED_MESSAGE
 from hippograph.graph import errors
 from hippograph.graph.runtime import Runtime
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
 
 
 def gql(client: TestClient, query: str, **variables: Any) -> dict[str, Any]:

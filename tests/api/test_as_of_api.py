@@ -3,17 +3,14 @@ app (TestClient, lifespan) on the embedded engine, with the service clock pinned
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from hippograph.api.app import create_app
 from hippograph.graph import clock
 from hippograph.graph.model import to_iso
-from hippograph.graph.runtime import Runtime
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)  # the service learns the old fact
 T1 = T0 + timedelta(days=1)  # ... the new one
@@ -41,12 +38,6 @@ query($ns: String!, $q: String!, $asOf: String) {
   recall(namespace: $ns, context: $q, k: 5, asOf: $asOf) { items { memory { id status } } }
 }"""
 QUESTION = "Where does Alice work?"
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
 
 
 def gql(client: TestClient, query: str, **variables: Any) -> dict[str, Any]:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from hippograph.api import cli_context
-from hippograph.api.app import create_app
 from hippograph.graph.model import NewMemory
 from hippograph.graph.models.tokens import TokenCounter
 from hippograph.graph.runtime import Runtime
@@ -23,12 +21,6 @@ query($ns: String!, $c: String!, $b: Int!, $f: ContextFormat!) {
     text tokens budget format exactTokens dropped gap items { ref id section score truncated }
   }
 }"""
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
 
 
 def test_context_over_graphql(client: TestClient, runtime: Runtime, namespace: str) -> None:

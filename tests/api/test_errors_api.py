@@ -5,23 +5,14 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from hippograph.api.app import create_app
 from hippograph.api.errors import MASKED_MESSAGE
-from hippograph.graph.runtime import Runtime
 
 LOGGERS = ("hippograph.api.errors", "strawberry.execution")
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
 
 
 def post(client: TestClient, query: str, **variables: Any) -> list[dict[str, Any]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import RunOptions
 from hippograph.settings import Settings
+from tests.api.conftest import post
 from tests.conftest import wipe
 from tests.jobs.conftest import add_memory
 
@@ -42,18 +42,6 @@ PROVENANCE = "query($ns: String!, $id: ID!) { provenance(namespace: $ns, memoryI
 REMEMBER = """
 mutation($ns: String!, $m: MemoryInput!) { remember(namespace: $ns, memory: $m) { memory { id } } }
 """
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
-
-
-def post(client: TestClient, query: str, **variables: Any) -> dict[str, Any]:
-    response = client.post("/graphql", json={"query": query, "variables": variables})
-    assert response.status_code == 200, response.text
-    return dict(response.json())
 
 
 def gql(client: TestClient, query: str, **variables: Any) -> dict[str, Any]:

@@ -4,27 +4,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from hippograph.api.app import create_app
 from hippograph.api.errors import PARSE_FAILED, VALIDATION_FAILED
 from hippograph.graph.runtime import Runtime
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
-
-
-def post(client: TestClient, query: str, **variables: Any) -> dict[str, Any]:
-    response = client.post("/graphql", json={"query": query, "variables": variables})
-    assert response.status_code == 200, response.text
-    return dict(response.json())
+from tests.api.conftest import post
 
 
 def count(client: TestClient, namespace: str) -> int:

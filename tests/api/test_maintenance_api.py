@@ -5,21 +5,12 @@ run over GraphQL."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
-from hippograph.api.app import create_app
 from hippograph.graph.runtime import Runtime
 from tests.jobs.conftest import edges, memory_props
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
 
 
 def gql(client: TestClient, query: str, **variables: Any) -> dict[str, Any]:

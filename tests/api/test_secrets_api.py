@@ -5,16 +5,14 @@ tags, the RememberEvent log, Decision nodes, episodes, reasons or the export."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from hippograph.api.app import create_app
 from hippograph.graph import transfer
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import privacy
+from tests.api.conftest import post
 
 # (the secret, a sentence carrying it); realistic shapes, none of them live. The last four are
 # secrets only in their context (a bare 40-character string or "hunter2-Xk9!pq" alone could be
@@ -30,18 +28,6 @@ SECRETS = {
     "stripe": ("sk_live_51HxYzAbCdEfGhIjKlMnOpQr", "billing uses {} since May"),
     "conn": ("S3cr3tPw0rd", "connect with postgres://admin:{}@db.internal:5432/app"),
 }
-
-
-@pytest.fixture
-def client(runtime: Runtime) -> Iterator[TestClient]:
-    with TestClient(create_app(runtime=runtime)) as c:
-        yield c
-
-
-def post(client: TestClient, query: str, **variables: Any) -> dict[str, Any]:
-    response = client.post("/graphql", json={"query": query, "variables": variables})
-    assert response.status_code == 200, response.text
-    return dict(response.json())
 
 
 REMEMBER = """mutation($ns: String!, $m: MemoryInput!) {
