@@ -29,6 +29,7 @@ from strawberry.extensions import SchemaExtension
 
 from hippograph.api.audit import AuditLog
 from hippograph.api.keys import ALL, KeyStore, Role, covers, role_at_least
+from hippograph.api.ratelimit import RateLimiter
 from hippograph.graph.errors import Forbidden, HippographError, Unauthenticated
 from hippograph.settings import Settings
 
@@ -92,6 +93,7 @@ class Access:
     keys: KeyStore
     audit: AuditLog
     open_allowed: bool
+    limiter: RateLimiter
 
     @classmethod
     def of(cls, settings: Settings) -> Access:
@@ -99,6 +101,7 @@ class Access:
             KeyStore(settings.data_dir, admin_token=settings.admin_key),
             AuditLog(settings.data_dir),
             is_loopback(settings.host) or settings.insecure,
+            RateLimiter(settings.rate_limit_per_minute),
         )
 
 
@@ -129,6 +132,14 @@ def authenticate(access: Access, token: str | None) -> Principal:
     if key is None:
         raise Unauthenticated("the API key is not valid: unknown, rotated or revoked")
     return Principal(key_id=key.id, role=key.role, namespaces=key.namespaces)
+
+
+def admit(access: Access, token: str | None) -> Principal:
+    """``authenticate``, then take one request from the caller's rate (``api/ratelimit.py``).
+    Raises Unauthenticated or RateLimited. Every network surface calls this."""
+    principal = authenticate(access, token)
+    access.limiter.admit(principal.key_id)
+    return principal
 
 
 def authorize(principal: Principal, namespace: str | None, role: Role, operation: str) -> None:

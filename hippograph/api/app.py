@@ -20,12 +20,12 @@ from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
 from hippograph.api import web
-from hippograph.api.access import Access, authenticate, bearer
+from hippograph.api.access import Access, admit, bearer
 from hippograph.api.hosts import HostCheck
 from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
-from hippograph.graph.errors import HippographError
+from hippograph.graph.errors import HippographError, RateLimited
 from hippograph.graph.recall import warmup
 from hippograph.graph.runtime import Runtime
 from hippograph.settings import Settings
@@ -45,23 +45,27 @@ class HippographGraphQL(GraphQL[dict[str, Any], None]):
 
     async def get_context(self, request: Any, response: Any = None) -> dict[str, Any]:
         state = request.app.state
+        principal = await caller(request)
+        if isinstance(principal, RateLimited) and response is not None:
+            response.status_code = 429
+            response.headers["Retry-After"] = str(principal.retry_after_s)
         return {
             "request": request,
             "response": response,
             "runtime": state.runtime,
             "settings": state.settings,
             "access": state.access,
-            "principal": await caller(request),
+            "principal": principal,
         }
 
 
 async def caller(request: Request) -> Any:
-    """The request's principal (``api/access.py``), or the Unauthenticated error each field
-    will raise: refused per field, so that the answer carries the typed error."""
+    """The request's principal (``api/access.py``), or the Unauthenticated or RateLimited error
+    each field will raise: refused per field, so that the answer carries the typed error."""
     access: Access = request.app.state.access
     try:
         token = bearer(request.headers.get("authorization"))
-        return await run_in_threadpool(authenticate, access, token)
+        return await run_in_threadpool(admit, access, token)
     except HippographError as exc:
         return exc
 

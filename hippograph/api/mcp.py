@@ -26,7 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 
-from hippograph.api.access import OPEN, Access, Principal, authenticate, authorize, bearer
+from hippograph.api.access import OPEN, Access, Principal, admit, authorize, bearer
 from hippograph.api.mcp_tools import BY_NAME, TOOLS
 from hippograph.api.schema import schema
 from hippograph.client.errors import BAD_REQUEST
@@ -152,7 +152,7 @@ async def http_caller(request: Request | None) -> Caller:
     rt: Runtime = request.app.state.runtime
     access: Access = request.app.state.access
     principal = await anyio.to_thread.run_sync(
-        authenticate, access, bearer(request.headers.get("authorization"))
+        admit, access, bearer(request.headers.get("authorization"))
     )
     header = request.headers.get(NAMESPACE_HEADER)
     if header is not None:

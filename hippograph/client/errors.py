@@ -65,6 +65,7 @@ _BUILDERS: dict[str, Callable[[str, Mapping[str, Any]], e.HippographError]] = {
     e.Overloaded.code: lambda m, x: e.Overloaded(x["what"], x["why"]),
     e.Unauthenticated.code: lambda m, x: e.Unauthenticated(m),
     e.Forbidden.code: lambda m, x: e.Forbidden(m),
+    e.RateLimited.code: lambda m, x: e.RateLimited(x["keyId"], x["limit"], x["retryAfterS"]),
 }
 
 

@@ -190,5 +190,26 @@ class Forbidden(HippographError):
     code = "FORBIDDEN"
 
 
+class RateLimited(HippographError):
+    """The caller's key has used its request rate; nothing ran. Retry after ``retry_after_s``."""
+
+    code = "RATE_LIMITED"
+
+    def __init__(self, key_id: str, per_minute: int, retry_after_s: int) -> None:
+        super().__init__(
+            f"key {key_id} is over its rate of {per_minute} requests a minute "
+            f"(HIPPOGRAPH_RATE_LIMIT_PER_MINUTE); retry in {retry_after_s} s"
+        )
+        self.key_id, self.per_minute, self.retry_after_s = key_id, per_minute, retry_after_s
+
+    def extensions(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "keyId": self.key_id,
+            "limit": self.per_minute,
+            "retryAfterS": self.retry_after_s,
+        }
+
+
 class LLMError(HippographError):
     code = "LLM_ERROR"

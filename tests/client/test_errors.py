@@ -26,6 +26,7 @@ SAMPLES: dict[type[e.HippographError], e.HippographError] = {
     e.Overloaded: e.Overloaded("next-turn mode", "256 sessions are already waiting"),
     e.Unauthenticated: e.Unauthenticated("the API key is not valid: unknown, rotated or revoked"),
     e.Forbidden: e.Forbidden("remember: key 0a1b (role read, namespaces a) may not write 'b'"),
+    e.RateLimited: e.RateLimited("0a1b", 60, 2),
 }
 
 
@@ -62,9 +63,9 @@ def test_a_masked_error_is_a_remote_error_with_code_internal() -> None:
 
 def test_an_error_from_a_newer_server_keeps_its_code_and_details() -> None:
     back = from_graphql(
-        {"message": "slow down", "extensions": {"code": "RATE_LIMITED", "retryAfter": 3}}
+        {"message": "slow down", "extensions": {"code": "QUOTA_EXCEEDED", "retryAfter": 3}}
     )
     assert isinstance(back, RemoteError)
-    assert back.extensions() == {"code": "RATE_LIMITED", "retryAfter": 3}
+    assert back.extensions() == {"code": "QUOTA_EXCEEDED", "retryAfter": 3}
     missing_fields = from_graphql({"message": "x", "extensions": {"code": "NOT_FOUND"}})
     assert isinstance(missing_fields, RemoteError) and missing_fields.code == "NOT_FOUND"
