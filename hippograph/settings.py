@@ -92,6 +92,8 @@ class Settings:
     # Requests a minute per API key (GraphQL requests and MCP tool calls over HTTP), bursts up
     # to ten seconds' worth; 0 turns the limit off (api/ratelimit.py).
     rate_limit_per_minute: int = 0
+    # The audit trail (api/audit.py) rotates past this size, keeping five older files.
+    audit_max_bytes: int = 64 * 1024 * 1024
     privacy_mode: PrivacyMode = "redact"
     host: str = "127.0.0.1"
     port: int = 8000
@@ -211,6 +213,7 @@ class Settings:
         _check_range("HIPPOGRAPH_MAX_CONCURRENT_WORK", self.max_concurrent_work, 1, 1024)
         _check_range("HIPPOGRAPH_WORK_QUEUE_S", self.work_queue_s, 0, 600)
         _check_range("HIPPOGRAPH_RATE_LIMIT_PER_MINUTE", self.rate_limit_per_minute, 0, 10**7)
+        _check_range("HIPPOGRAPH_AUDIT_MAX_BYTES", self.audit_max_bytes, 4096, 2**40)
         _check_range("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", self.embedding_batch_size, 1, 4096)
         _check_range("HIPPOGRAPH_LLM_TIMEOUT_S", self.llm_timeout_s, 0.1, 600)
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)

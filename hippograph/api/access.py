@@ -99,7 +99,7 @@ class Access:
     def of(cls, settings: Settings) -> Access:
         return cls(
             KeyStore(settings.data_dir, admin_token=settings.admin_key),
-            AuditLog(settings.data_dir),
+            AuditLog(settings.data_dir, max_bytes=settings.audit_max_bytes),
             is_loopback(settings.host) or settings.insecure,
             RateLimiter(settings.rate_limit_per_minute),
         )

@@ -9,10 +9,17 @@ outcome (``ok`` or the error code): never memory content, arguments or secrets.
 
 It is a file, not nodes in the graph, so that auditing a write never adds a write to the graph
 (or a failure mode to the write), and it survives a graph restored from an export.
+
+Rotation: once the file passes ``HIPPOGRAPH_AUDIT_MAX_BYTES`` (64 MiB) it becomes
+``audit.jsonl.1`` (the older ones shift to ``.2`` ... ``.{BACKUPS}``, the oldest is dropped), so
+the trail is bounded on disk and a read stays bounded. The writer that sees the size passed
+rotates under an exclusive ``flock`` and only if no other process rotated first, so the server
+and attached commands never rotate twice. Reads walk the current file, then the backups.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import threading
@@ -25,6 +32,8 @@ from hippograph.graph.model import parse_iso, to_iso
 
 FILE_NAME = "audit.jsonl"
 MAX_READ = 1000
+BACKUPS = 5
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,9 +48,17 @@ class AuditEntry:
 class AuditLog:
     """The append-only audit file of one data directory."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self.path = data_dir / FILE_NAME
+        self.max_bytes = max_bytes
         self._lock = threading.Lock()
+
+    def files(self) -> list[Path]:
+        """The trail's files, newest first: the current one, then ``.1`` ... ``.{BACKUPS}``."""
+        return [
+            self.path,
+            *(self.path.with_name(f"{FILE_NAME}.{i}") for i in range(1, BACKUPS + 1)),
+        ]
 
     def record(self, *, key_id: str, operation: str, namespace: str | None, outcome: str) -> None:
         entry = AuditEntry(
@@ -54,8 +71,23 @@ class AuditLog:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 os.write(fd, line)
+                if os.fstat(fd).st_size > self.max_bytes:
+                    self._rotate(fd)
             finally:
                 os.close(fd)
+
+    def _rotate(self, fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd closes
+        try:
+            if os.stat(self.path).st_ino != os.fstat(fd).st_ino:
+                return  # another process rotated it while this one waited
+        except FileNotFoundError:
+            return
+        files = self.files()
+        files[-1].unlink(missing_ok=True)
+        for older, newer in zip(reversed(files[1:]), reversed(files[:-1]), strict=True):
+            if newer.exists():
+                newer.rename(older)
 
     def read(
         self, *, namespace: str | None = None, since: datetime | None = None, limit: int = 100
@@ -63,21 +95,22 @@ class AuditLog:
         """The newest ``limit`` entries (newest first), of one namespace or all, since a time."""
         if since is not None and since.tzinfo is None:
             since = since.replace(tzinfo=UTC)
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return []
         found: list[AuditEntry] = []
-        for line in reversed(text.splitlines()):
+        for path in self.files():
             try:
-                entry = AuditEntry(**json.loads(line))
-            except (ValueError, TypeError):
-                continue  # a torn last line after a crash
-            if namespace is not None and entry.namespace != namespace:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
                 continue
-            if since is not None and parse_iso(entry.at) < since:
-                break
-            found.append(entry)
-            if len(found) >= min(limit, MAX_READ):
-                break
+            for line in reversed(text.splitlines()):
+                try:
+                    entry = AuditEntry(**json.loads(line))
+                except (ValueError, TypeError):
+                    continue  # a torn last line after a crash
+                if namespace is not None and entry.namespace != namespace:
+                    continue
+                if since is not None and parse_iso(entry.at) < since:
+                    return found
+                found.append(entry)
+                if len(found) >= min(limit, MAX_READ):
+                    return found
         return found
