@@ -71,6 +71,7 @@ SAME_TURN_MIN = 0.8
 # conversation turn would vanish with it).
 SUPERSEDED_MAX_WORDS = 30
 CONTRADICT_MIN = 0.85  # negation/antonym clash with a very similar target
+CONTRADICT_MIN_OVERLAP = 0.6  # ... that says mostly the same words (roots, both ways)
 CONSIDER_MIN = 0.55  # neighbours below this never lead to anything but ADD
 
 
@@ -190,6 +191,12 @@ def _listed(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# Between a negation and the word it bears on: auxiliaries, articles, adverbs.
+_NEGATION_SKIP = _listed(
+    "a an the any be is am are was were been being do does did have has had really even ever "
+    "quite very much so too at all longer more anymore"
+)
+
 _FRAME_LEAD = _listed(
     """i i'm i've i'd i'll now just recently finally also still currently actually officially
     have has had am is was been started start starting began will be going gonna to no longer
@@ -269,11 +276,64 @@ def is_change(text: str) -> bool:
 
 
 def clashes(a: str, b: str) -> bool:
-    """One states what the other denies: a negation on one side only, or an antonym pair."""
+    """One may state what the other denies: a negation on one side only, or an antonym pair.
+    Loose on purpose: it only keeps two texts from being merged as one (NOOP)."""
     if _negated(a) != _negated(b):
         return True
+    return _antonyms(a, b)
+
+
+def contradicts(a: str, b: str) -> bool:
+    """Strong evidence that one states the opposite of the other: mostly the same words (their
+    roots, negations aside, ``CONTRADICT_MIN_OVERLAP`` both ways) and either an antonym pair or a
+    word negated on one side that the other states plainly ("Ana doesn't like coffee" / "Ana
+    likes coffee"). A negation elsewhere is no contradiction: "can't wait for the show" and
+    "I'm putting on a show, so stoked" agree, as do "long time no talk" and "busy week since
+    we talked"."""
+    ra, rb = _roots(a), _roots(b)
+    if not ra or not rb:
+        return False
+    shared = len(ra & rb)
+    if min(shared / len(ra), shared / len(rb)) < CONTRADICT_MIN_OVERLAP:
+        return False
+    if _antonyms(a, b):
+        return True
+    ta, tb = _negation_targets(a), _negation_targets(b)
+    return bool((ta - tb) & rb) or bool((tb - ta) & ra)
+
+
+def _antonyms(a: str, b: str) -> bool:
     wa, wb = _stems(a), _stems(b)
     return any((x in wa and y in wb) or (y in wa and x in wb) for x, y in _ANTONYMS)
+
+
+def _root(word: str) -> str:
+    """A crude root, enough to meet "likes", "liked" and "liking" at "like"."""
+    for suffix in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)].rstrip("e") if suffix != "s" else word[:-1]
+    return word.rstrip("e") if len(word) > 3 else word
+
+
+@_feature
+def _roots(text: str) -> frozenset[str]:
+    """Roots of the text's words, negations and the speaker prefix's colon aside."""
+    return frozenset(_root(w) for w in words(text) if w not in _NEGATIONS and not w.endswith("n't"))
+
+
+@_feature
+def _negation_targets(text: str) -> frozenset[str]:
+    """Roots of the words a negation bears on: the first word after it that is not an
+    auxiliary, article or adverb ("doesn't really like tea" -> like; "no longer works" -> work)."""
+    tokens = words(text)
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token in _NEGATIONS or token.endswith("n't"):
+            for follower in tokens[i + 1 : i + 4]:
+                if follower not in _NEGATION_SKIP:
+                    found.add(_root(follower))
+                    break
+    return frozenset(found)
 
 
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*|\b\d[\d.,:/-]*")
@@ -426,7 +486,7 @@ class OfflineDecider:
         mine = subject(text)
         close = [n for n in close if _compatible(mine, subject(n.content))]
         for n in close:
-            if n.cosine >= CONTRADICT_MIN and clashes(text, n.content):
+            if n.cosine >= CONTRADICT_MIN and contradicts(text, n.content):
                 return self._made("CONTRADICT", n, "states the opposite of a very similar memory")
         for n in close:
             if (

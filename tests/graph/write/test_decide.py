@@ -21,6 +21,7 @@ from hippograph.graph.write.decide import (
     Neighbour,
     OfflineDecider,
     clashes,
+    contradicts,
     subject,
 )
 from hippograph.graph.write.writepath import commit
@@ -64,6 +65,29 @@ def c(content: str, provenance: str = "user_stated", memory_type: str = "fact") 
         ("Ana now works at Microsoft", "Sam works at Google", 0.70, "ADD"),  # other subject
         ("Ana doesn't like coffee", "Ana likes coffee", 0.93, "CONTRADICT"),
         ("Ana doesn't like coffee", "Ana likes coffee", 0.80, "ADD"),
+        ("Caroline: I don't love hiking anymore", "Caroline: I love hiking.", 0.90, "CONTRADICT"),
+        # A negation elsewhere in a very close turn is no contradiction (found by
+        # bench/lifecycle.py: consolidation then superseded the older turn, gold evidence).
+        (
+            "Caroline: Hey Mel, what's up? Been a busy week since we talked.",
+            "Caroline: Hey Mel! Long time no talk. Lots has been going on since then!",
+            0.91,
+            "ADD",
+        ),
+        (
+            "Caroline: I'm putting together an LGBTQ art show next month and I'm gonna show my "
+            "paintings. Super stoked!",
+            "Caroline: Yay! Next month I'm having an LGBTQ art show with my paintings - "
+            "can't wait!",
+            0.96,
+            "ADD",
+        ),
+        (
+            "Caroline: Yeah, Mel! Life's all about creating memories. Can't wait for the trip!",
+            "Caroline: Sounds great, Mel! We'll make some awesome memories!",
+            0.88,
+            "ADD",
+        ),
         ("Melanie loves painting", "Melanie loves hiking", 0.63, "ADD"),
         ("Sam works at Microsoft", "Sam works at Google", 0.80, "ADD"),  # no cue: two jobs?
         ("Sam no longer works at Google", "Sam works at Google", 0.80, "SUPERSEDE"),
@@ -142,6 +166,10 @@ def test_cue_helpers() -> None:
     assert clashes("Ana likes tea", "Ana dislikes tea")
     assert clashes("Ana likes tea", "Ana does not like tea")
     assert not clashes("Ana likes tea", "Ana likes green tea")
+    assert contradicts("Sam is vegetarian", "Sam is not vegetarian")
+    assert contradicts("Ana doesn't really like coffee", "Ana likes coffee")
+    assert not contradicts("Ana doesn't like coffee", "Ana likes tea and biscuits in the morning")
+    assert not contradicts("I can't wait for the show", "The show is next month")
 
 
 # ---------------------------------------------------------------- through remember
