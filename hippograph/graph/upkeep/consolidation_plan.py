@@ -23,9 +23,8 @@ from hippograph.graph.write.decide import (
     Decision,
     Neighbour,
     OfflineDecider,
-    memoized,
-    overlap,
 )
+from hippograph.graph.write.statements import memoized, overlap
 
 PAGE = 2000
 CONTRADICTION_MARGIN = 0.15

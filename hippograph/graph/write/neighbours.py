@@ -16,7 +16,8 @@ from hippograph.graph.model import NewMemory, body_hash
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write.decide import Neighbour, overlap
+from hippograph.graph.write.decide import Neighbour
+from hippograph.graph.write.statements import overlap
 
 NEIGHBOURS_K = 8
 # Items per neighbour query (each carries its embedding; ArcadeDB's Bolt rejects huge payloads).

@@ -33,7 +33,7 @@ from hippograph.graph.model import NewMemory, RememberResult, content_hash, now_
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.write import scrub
-from hippograph.graph.write.decide import Candidate, Decider, Decision, OfflineDecider, memoized
+from hippograph.graph.write.decide import Candidate, Decider, Decision, OfflineDecider
 from hippograph.graph.write.neighbours import BatchIndex, nearest, stored_neighbours, tombstoned
 from hippograph.graph.write.plan import (
     Outcome,
@@ -43,6 +43,7 @@ from hippograph.graph.write.plan import (
     remember_event,
     write,
 )
+from hippograph.graph.write.statements import memoized
 
 # Turns text into the content actually stored (the privacy filter); identity by default.
 ContentFilter = Callable[[str, str], str]

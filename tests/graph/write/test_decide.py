@@ -20,10 +20,8 @@ from hippograph.graph.write.decide import (
     LLMDecider,
     Neighbour,
     OfflineDecider,
-    clashes,
-    contradicts,
-    subject,
 )
+from hippograph.graph.write.statements import clashes, contradicts, subject
 from hippograph.graph.write.writepath import commit
 from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, remember
