@@ -31,6 +31,11 @@ lower case, runs of letters, digits and underscores, joined by `.` or an apostro
 them (``don't``, ``3.14`` and ``u.s`` are one token as in Unicode word segmentation) and by
 `,` or `;` between digits (``1,000``). Lengths are in characters on both sides of dl / avgdl
 (the namespace's average is one aggregate in the engine), which BM25 only uses as a ratio.
+
+Measured against the index's own scores: LoCoMo dev recall@10 78.3% overall, 51.8% multi-hop
+(78.7%, 52.3% before; the unchanged baselines move by up to 0.5 between runs), with exact
+frequencies from the first query on the same; at 20,000 memories the full-text statement's
+p50 14.7 ms, p95 27.5 ms (15.2, 28.0 before), recall p50 41.6 ms (38.9) in-process.
 """
 
 from __future__ import annotations
