@@ -1,11 +1,12 @@
 // The index's best $candidates hits (every namespace shares it), then the caller's filters.
 // One row: how many hits the index gave (the caller asks again for more only when the index
-// had more to give) and the kept ones, with their scores.
-CALL db.index.fulltext.queryNodes($fulltext_index, $query, {limit: $candidates}) YIELD node, score
-WITH collect({m: node, score: score}) AS hits
+// had more to give) and the kept ones with their text: the caller scores them again by the
+// namespace's own statistics (the index's scores are the whole index's).
+CALL db.index.fulltext.queryNodes($fulltext_index, $query, {limit: $candidates}) YIELD node
+WITH collect(node) AS hits
 WITH size(hits) AS fetched,
-     [h IN hits WHERE h.m.namespace = $namespace AND h.m.status IN $statuses
-        AND (h.m.scope = 'global' OR (h.m.scope = 'project' AND h.m.project = $project)
-             OR (h.m.scope = 'session' AND h.m.session_id = $session_id))] AS kept
+     [m IN hits WHERE m.namespace = $namespace AND m.status IN $statuses
+        AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
+             OR (m.scope = 'session' AND m.session_id = $session_id))] AS kept
 RETURN fetched,
-       [h IN kept | {id: h.m.id, eid: elementId(h.m), score: h.score, status: h.m.status}] AS hits
+       [m IN kept | {id: m.id, eid: elementId(m), content: m.content, status: m.status}] AS hits

@@ -1,6 +1,7 @@
-"""The cascade's first steps: full-text hits (the rarest query words, by the namespace's term
-statistics), vector hits, pseudo-relevance feedback (the query moved toward its most relevant
-hits), and the seeds chosen from both, each superseded seed replaced by its successor."""
+"""The cascade's first steps: full-text hits (the rarest query words, scored by BM25 over the
+namespace's own statistics: `termstats`), vector hits, pseudo-relevance feedback (the query
+moved toward its most relevant hits), and the seeds chosen from both, each superseded seed
+replaced by its successor."""
 
 from __future__ import annotations
 
@@ -36,14 +37,15 @@ def fulltext_hits(
     scope: dict[str, Any],
     config: CascadeConfig,
 ) -> tuple[dict[str, float], set[str], dict[str, str]]:
-    """Full-text hits (id -> score), which of them are not active (superseded, archived), and
-    their element ids."""
+    """Full-text hits (id -> BM25 by the namespace's statistics, best first), which of them are
+    not active (superseded, archived), and their element ids. The index only finds them: its
+    own scores use every namespace's statistics (see `termstats`)."""
     words = query_words(text)
-    frequencies = termstats.for_store(store)
-    if frequencies is not None:
-        words = frequencies.select(words, POOL)
-    query = " OR ".join(words)
-    if not query or config.fulltext_hits <= 0:
+    if not words or config.fulltext_hits <= 0:
+        return {}, set(), {}
+    stats = termstats.for_store(store)
+    words = stats.select(ns, words, termstats.COUNTER)
+    if not words:
         return {}, set(), {}
     k = config.fulltext_hits
     candidates = max(k * config.fulltext_oversample, k)
@@ -51,20 +53,26 @@ def fulltext_hits(
         found_rows = store.read(
             "recall/fulltext_seeds",
             namespace=ns,
-            query=query,
+            query=" OR ".join(words),
             statuses=statuses,
             candidates=candidates,
             **scope,
         )
         # One row, even with no hits (an aggregate over nothing); guard anyway.
         found: Row = found_rows[0] if found_rows else {"fetched": 0, "hits": []}
-        rows = sorted(found["hits"], key=lambda h: (-float(h["score"]), h["id"]))[:k]
+        hits: list[Row] = found["hits"]
         truncated = int(found["fetched"]) >= candidates
-        if len(rows) >= k or not truncated or candidates >= config.fulltext_max_candidates:
+        if len(hits) >= k or not truncated or candidates >= config.fulltext_max_candidates:
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
+    scores = stats.score(ns, words, hits)
+    # A hit none of whose tokens is a query word matched by a token the analyzer splits
+    # differently: nothing to score it by.
+    rows = sorted(
+        (h for h in hits if scores[h["id"]] > 0), key=lambda h: (-scores[h["id"]], h["id"])
+    )[:k]
     retired = {r["id"] for r in rows if r["status"] != "active"}
-    return {r["id"]: float(r["score"]) for r in rows}, retired, {r["id"]: r["eid"] for r in rows}
+    return {r["id"]: scores[r["id"]] for r in rows}, retired, {r["id"]: r["eid"] for r in rows}
 
 
 def vector_hits(

@@ -1,34 +1,109 @@
-"""Document frequencies of full-text query words, so that a query's cost stays bounded.
+"""Full-text statistics of one namespace, and the BM25 scores and word budget drawn from them.
 
-ArcadeDB's full-text index scores every posting of every word it is asked for (about 1 us a
-posting), however few hits are wanted: at 100,000 memories a word found in most of them costs
-~100 ms. Its dialect therefore sets a posting budget (`Dialect.fulltext_max_postings`): a query
-keeps its rarest words while their document frequencies add up to at most the budget. A
-frequent word carries little BM25 weight (its idf is about log(n / df)), so this is the cut-off
-frequency Lucene users set by hand, applied by cost instead. Neo4j's Lucene index skips
-postings that cannot reach the top hits, so its dialect sets no budget and nothing is counted.
+The full-text index is shared by every namespace, and its own scores use the statistics of the
+whole index: another tenant writing 200 memories with a word moved one memory's score from
+5.13 to 1.24. So the index only finds candidates, and `TermFrequencies.score` scores its hits
+again with BM25 (k1 = 1.2, b = 0.75) over the namespace's own statistics: N its active
+memories, avgdl their average length, df per word the active memories of the namespace the
+index matches for it. One tenant's data never changes another's scores.
 
-A word's frequency is counted once, off the query's path, and reused for TERM_TTL_S seconds;
-until it is known, the word is kept (its cost is paid once). The index is shared by every
-namespace, so frequencies are the index's, not a namespace's: they steer cost, never results'
-visibility.
+Posting budget: ArcadeDB's index scores every posting of every word it is asked for (about
+1 us a posting), however few hits are wanted, so its dialect sets a budget
+(`Dialect.fulltext_max_postings`): a query keeps its rarest words while their document
+frequencies add up to at most the budget (a frequent word carries little weight: its idf is
+about log(N / df); this is Lucene's cut-off frequency, applied by cost). The frequencies are
+the namespace's, so another tenant's volume never removes a word from this namespace's query.
+What stays shared is cost: the index still hands over (and ArcadeDB still scores) every
+tenant's postings of a kept word, and counting a word's frequency reads them all, so a word
+frequent elsewhere makes this namespace's query slower, never different: performance
+cross-talk, not result cross-talk. Neo4j's Lucene index skips postings that cannot rank, so
+its dialect sets no budget; frequencies are still counted, for the scores.
+
+A word's frequency is counted per (namespace, word) once, off the query's path on a thread of
+its own (COUNTER), and reused for TERM_TTL_S seconds (at most MAX_TERMS kept); until it is
+known the word is kept, and scored by the active hits that contain it (exact when the index
+handed over every hit of the namespace, as it does unless the words match more memories of
+every namespace than `CascadeConfig.fulltext_max_candidates`).
+
+Tokens (`term_counts`) follow the index's analyzer (Lucene's standard tokenizer and lower
+case, no stop words, on both backends) closely enough for the ASCII words a query is made of:
+lower case, runs of letters, digits and underscores, joined by `.` or an apostrophe between
+them (``don't``, ``3.14`` and ``u.s`` are one token as in Unicode word segmentation) and by
+`,` or `;` between digits (``1,000``). Lengths are in characters on both sides of dl / avgdl
+(the namespace's average is one aggregate in the engine), which BM25 only uses as a ratio.
+
+Measured against the index's own scores: LoCoMo dev recall@10 78.3% overall, 51.8% multi-hop
+(78.7%, 52.3% before; the unchanged baselines move by up to 0.5 between runs), with exact
+frequencies from the first query on the same; at 20,000 memories the full-text statement's
+p50 14.7 ms, p95 27.5 ms (15.2, 28.0 before), recall p50 41.6 ms (38.9) in-process.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import re
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
-from concurrent.futures import Executor
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
 
-from hippograph.graph.store.store import Store
+from hippograph.graph.store.revalidating import Revalidating
+from hippograph.graph.store.store import Row, Store
 
 log = logging.getLogger(__name__)
 
 TERM_TTL_S = 600.0
 MAX_TERMS = 100_000
+K1 = 1.2
+B = 0.75
+# Counted without a budget (Neo4j): a bound that never binds, for the statement's LIMIT.
+UNCAPPED = 2**31 - 1
+# Counts read every tenant's postings of a word: one thread, so they never hold up recalls.
+COUNTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-termstats")
+_TOKEN = re.compile(r"\w+(?:(?:[.'\u2019]|(?<=\d)[,;](?=\d))\w+)*")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A namespace's active memories: how many, and their average length in characters."""
+
+    size: int
+    avg_length: float
+
+
+# Like the namespace's size for tag rarity (expand.SIZES): an average somewhat old moves scores
+# little, so it is recounted off the query's path, 1,000 times as long as counting took.
+CORPUS: Revalidating[tuple[Store, str], Corpus] = Revalidating(
+    lambda key: _corpus(key[0].read("recall/corpus_stats", namespace=key[1])),
+    refresh=COUNTER,
+)
+
+
+def _corpus(rows: list[Row]) -> Corpus:
+    row = rows[0] if rows else {}
+    return Corpus(int(row.get("size") or 0), float(row.get("avg_length") or 0.0))
+
+
+def term_counts(text: str, words: Collection[str]) -> Counter[str]:
+    """How often each of ``words`` is a token of ``text`` (see the module docstring)."""
+    return Counter(t for t in _TOKEN.findall(text.lower()) if t in words)
+
+
+def bm25(tf: Mapping[str, int], length: int, df: Mapping[str, int], corpus: Corpus) -> float:
+    """BM25 of one document: ``tf`` its counts of the query words, ``length`` its length,
+    ``df`` each word's document frequency in ``corpus``."""
+    norm = K1 * (1 - B + B * length / corpus.avg_length) if corpus.avg_length > 0 else K1
+    score = 0.0
+    for word, n in tf.items():
+        d = df.get(word, 0)
+        total = max(corpus.size, d)
+        idf = math.log(1 + (total - d + 0.5) / (d + 0.5))
+        score += idf * n * (K1 + 1) / (n + norm)
+    return score
 
 
 def select_terms(words: Sequence[str], frequencies: Mapping[str, int], budget: int) -> list[str]:
@@ -45,74 +120,101 @@ def select_terms(words: Sequence[str], frequencies: Mapping[str, int], budget: i
 
 
 class TermFrequencies:
-    """Cached document frequencies of one store's full-text index (thread-safe)."""
+    """Cached per-namespace document frequencies of one store's full-text index (thread-safe).
 
-    def __init__(self, store: Store, budget: int, *, ttl: float = TERM_TTL_S) -> None:
+    budget: postings a query may cost (None: no budget, every word kept); counts stop at
+        budget + 1, beyond which only "too many" matters.
+    ttl: seconds a count is reused before it is counted again (still used meanwhile).
+    """
+
+    def __init__(self, store: Store, budget: int | None, *, ttl: float = TERM_TTL_S) -> None:
         self._store = store
         self.budget = budget
         self._ttl = ttl
-        self._known: dict[str, tuple[float, int]] = {}
-        self._counting: set[str] = set()
+        self._known: dict[tuple[str, str], tuple[float, int]] = {}
+        self._counting: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
 
-    def select(self, words: Sequence[str], counter: Executor) -> list[str]:
-        """``words`` cut to the budget by the frequencies known now; the unknown or expired
-        ones are counted on ``counter`` for later queries."""
+    def select(self, namespace: str, words: Sequence[str], counter: Executor) -> list[str]:
+        """``words`` cut to the budget by the namespace's frequencies known now; the unknown
+        or expired ones are counted on ``counter`` for later queries."""
         now = time.monotonic()
         known: dict[str, int] = {}
         wanted: list[str] = []
         with self._lock:
             for word in words:
-                cached = self._known.get(word)
+                key = (namespace, word)
+                cached = self._known.get(key)
                 if cached is not None:
                     known[word] = cached[1]  # an expired count still steers until recounted
-                if (cached is None or now - cached[0] >= self._ttl) and word not in self._counting:
-                    self._counting.add(word)
+                if (cached is None or now - cached[0] >= self._ttl) and key not in self._counting:
+                    self._counting.add(key)
                     wanted.append(word)
         if wanted:
-            counter.submit(self._count, wanted)
-        return select_terms(words, known, self.budget)
+            counter.submit(self._count, namespace, wanted)
+        return list(words) if self.budget is None else select_terms(words, known, self.budget)
 
-    def count(self, words: Sequence[str]) -> dict[str, int]:
-        """Count ``words`` now (capped at budget + 1: beyond it only "too many" matters)."""
+    def count(self, namespace: str, words: Sequence[str]) -> dict[str, int]:
+        """Count ``words`` in ``namespace`` now."""
         with self._lock:
-            self._counting.update(words)
-        self._count(words)
-        with self._lock:
-            return {w: self._known[w][1] for w in words if w in self._known}
+            self._counting.update((namespace, w) for w in words)
+        self._count(namespace, words)
+        return self.frequencies(namespace, words)
 
-    def frequency(self, word: str) -> int | None:
+    def frequencies(self, namespace: str, words: Sequence[str]) -> dict[str, int]:
+        """The cached frequencies of ``words`` (expired or not); a word never counted is absent."""
+        with self._lock:
+            found = {w: self._known.get((namespace, w)) for w in words}
+        return {w: cached[1] for w, cached in found.items() if cached is not None}
+
+    def frequency(self, namespace: str, word: str) -> int | None:
         """The cached frequency of ``word`` (expired or not), None if never counted."""
-        with self._lock:
-            cached = self._known.get(word)
-        return None if cached is None else cached[1]
+        return self.frequencies(namespace, [word]).get(word)
 
-    def _count(self, words: Sequence[str]) -> None:
+    def score(self, namespace: str, words: Sequence[str], hits: Sequence[Row]) -> dict[str, float]:
+        """BM25 of each hit (``id``, ``content``, ``status``) for ``words``, by the namespace's
+        statistics. A word not counted yet takes the number of active hits holding it."""
+        corpus = CORPUS.get((self._store, namespace))
+        wanted = set(words)
+        tfs = [term_counts(str(h["content"] or ""), wanted) for h in hits]
+        active = (tf for h, tf in zip(hits, tfs, strict=True) if h["status"] == "active")
+        seen = Counter(w for tf in active for w in tf)
+        known = self.frequencies(namespace, words)
+        df = {w: max(known.get(w, 0), seen[w]) for w in wanted}
+        return {
+            h["id"]: bm25(tf, len(str(h["content"] or "")), df, corpus)
+            for h, tf in zip(hits, tfs, strict=True)
+        }
+
+    def _count(self, namespace: str, words: Sequence[str]) -> None:
+        cap = UNCAPPED if self.budget is None else self.budget + 1
         try:
             for word in words:
-                rows = self._store.read("recall/term_frequency", term=word, cap=self.budget + 1)
+                rows = self._store.read(
+                    "recall/term_frequency", namespace=namespace, term=word, cap=cap
+                )
                 with self._lock:
                     if len(self._known) >= MAX_TERMS:
                         self._known.clear()
-                    self._known[word] = (time.monotonic(), int(rows[0]["df"]) if rows else 0)
+                    self._known[(namespace, word)] = (
+                        time.monotonic(),
+                        int(rows[0]["df"]) if rows else 0,
+                    )
         except Exception:
             log.warning("counting full-text word frequencies failed; later queries retry")
         finally:
             with self._lock:
-                self._counting.difference_update(words)
+                self._counting.difference_update((namespace, w) for w in words)
 
 
 _BY_STORE: weakref.WeakKeyDictionary[Store, TermFrequencies] = weakref.WeakKeyDictionary()
 _BY_STORE_LOCK = threading.Lock()
 
 
-def for_store(store: Store) -> TermFrequencies | None:
-    """The store's frequency cache, or None when its backend needs no posting budget."""
-    budget = store.dialect.fulltext_max_postings
-    if budget is None:
-        return None
+def for_store(store: Store) -> TermFrequencies:
+    """The store's frequency cache, budgeted by its dialect."""
     with _BY_STORE_LOCK:
         stats = _BY_STORE.get(store)
         if stats is None:
-            stats = _BY_STORE[store] = TermFrequencies(store, budget)
+            stats = _BY_STORE[store] = TermFrequencies(store, store.dialect.fulltext_max_postings)
         return stats

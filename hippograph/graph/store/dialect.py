@@ -25,7 +25,8 @@ class Dialect:
     # GDS may be present on Neo4j; jobs probe for it. Never available on ArcadeDB.
     may_have_gds: bool = False
     # Postings a full-text query may score: its rarest words are kept while their document
-    # frequencies fit (`termstats`). None: the index skips what cannot rank, no budget needed.
+    # frequencies in the namespace fit (`termstats`). None: the index skips what cannot rank,
+    # no budget needed (frequencies are still counted, for BM25).
     fulltext_max_postings: int | None = None
     # vector.similarity.cosine is the raw cosine on ArcadeDB, (1 + cosine) / 2 on Neo4j:
     # statements write `$cosine_scale * vector.similarity.cosine(a, b) + $cosine_shift`.

@@ -1,16 +1,21 @@
-"""The full-text posting budget: word frequencies counted on the real index, words cut by them."""
+"""Full-text statistics per namespace: word frequencies counted on the real index within one
+namespace, words cut by them, hits scored by BM25 over them; another namespace changes none."""
 
 from __future__ import annotations
 
+import math
+import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from hippograph.graph.model import NewMemory
-from hippograph.graph.recall import retrieval, termstats
+from hippograph.graph.recall import retrieval, seeds, termstats
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import writepath
+from tests.conftest import wipe
 
 
 def test_rarest_words_are_kept_within_the_budget_in_query_order() -> None:
@@ -23,13 +28,55 @@ def test_rarest_words_are_kept_within_the_budget_in_query_order() -> None:
     assert termstats.select_terms(["likes"], frequencies, 9_999) == []
 
 
+@pytest.fixture
+def other_namespace(any_runtime: Runtime) -> Iterator[str]:
+    ns = f"test-{uuid.uuid4().hex[:12]}"
+    yield ns
+    wipe(any_runtime.store, ns)
+
+
+def test_bm25_of_a_document_by_hand() -> None:
+    corpus = termstats.Corpus(size=10, avg_length=40.0)
+    # one word, tf 2, df 3, a document twice the average length
+    idf = math.log(1 + (10 - 3 + 0.5) / (3 + 0.5))
+    expected = idf * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2))
+    assert termstats.bm25({"kea": 2}, 80, {"kea": 3}, corpus) == pytest.approx(expected)
+    # a word in every document still counts a little; a document without the words, nothing
+    assert 0 < termstats.bm25({"kea": 1}, 40, {"kea": 10}, corpus) < 0.1
+    assert termstats.bm25({}, 40, {"kea": 3}, corpus) == 0
+
+
+def test_tokens_are_the_ones_the_index_matches(any_runtime: Runtime, namespace: str) -> None:
+    """The tokenizer that counts tf agrees with the index's analyzer on what a word is."""
+    texts = [
+        "Don't e-mail the U.S office about quokka_bar before 3.14 or 1,000 birds",
+        "TAKAHE takahe, Takahe! kea.",
+    ]
+    remember(any_runtime, namespace, *texts)
+    words = ["don", "e", "mail", "office", "quokka", "bar", "3", "14", "1", "000", "takahe", "kea"]
+    for word in words:
+        rows = any_runtime.store.read(
+            "recall/fulltext_seeds",
+            namespace=namespace,
+            query=word,
+            statuses=["active"],
+            candidates=10,
+            project=None,
+            session_id=None,
+        )
+        matched = {h["content"] for h in rows[0]["hits"]}
+        counted = {t for t in texts if termstats.term_counts(t, {word})}
+        assert matched == counted, word
+    assert termstats.term_counts(texts[1], {"takahe", "kea"}) == {"takahe": 3, "kea": 1}
+
+
 def remember(rt: Runtime, ns: str, *texts: str) -> None:
     items = [NewMemory(content=t) for t in texts]
     writepath.remember(rt.store, rt.embedder, ns, items, policy=rt.policy)
 
 
-def test_frequencies_are_counted_on_the_index_and_capped(
-    any_runtime: Runtime, namespace: str
+def test_frequencies_are_counted_in_the_namespace_on_the_index_and_capped(
+    any_runtime: Runtime, namespace: str, other_namespace: str
 ) -> None:
     remember(
         any_runtime,
@@ -37,15 +84,21 @@ def test_frequencies_are_counted_on_the_index_and_capped(
         *[f"Quokka sighting number {i} near the {p}" for i, p in enumerate("abcdef")],
         "A single wombat crossed the road",
     )
+    remember(any_runtime, other_namespace, "A wombat and a quokka", "Another wombat burrow")
     stats = termstats.TermFrequencies(any_runtime.store, budget=3)
-    counted = stats.count(["quokka", "wombat", "xylograph"])
+    counted = stats.count(namespace, ["quokka", "wombat", "xylograph"])
     assert counted == {"quokka": 4, "wombat": 1, "xylograph": 0}  # quokka: capped at budget + 1
+    assert stats.count(other_namespace, ["quokka", "wombat"]) == {"quokka": 1, "wombat": 2}
     with ThreadPoolExecutor(1) as pool:
-        assert stats.select(["quokka", "wombat"], pool) == ["wombat"]
+        assert stats.select(namespace, ["quokka", "wombat"], pool) == ["wombat"]
+        # 1 + 2 postings fit the budget there
+        assert stats.select(other_namespace, ["quokka", "wombat"], pool) == ["quokka", "wombat"]
         # an unknown word is kept now and counted for the next query
-        assert stats.frequency("zorilla") is None
-        assert stats.select(["zorilla"], pool) == ["zorilla"]
-    assert stats.frequency("zorilla") == 0
+        assert stats.frequency(namespace, "zorilla") is None
+        assert stats.select(namespace, ["zorilla"], pool) == ["zorilla"]
+    assert stats.frequency(namespace, "zorilla") == 0
+    unbudgeted = termstats.TermFrequencies(any_runtime.store, budget=None)
+    assert unbudgeted.count(namespace, ["quokka"]) == {"quokka": 6}
 
 
 def test_recall_leaves_out_words_over_the_budget(
@@ -61,7 +114,7 @@ def test_recall_leaves_out_words_over_the_budget(
     )
     stats = termstats.TermFrequencies(runtime.store, budget=2)
     monkeypatch.setattr(termstats, "for_store", lambda store: stats)
-    stats.count(["kestrel", "report", "heron", "canal"])
+    stats.count(namespace, ["kestrel", "report", "heron", "canal"])
     result = retrieval.recall(
         runtime.store,
         runtime.embedder,
@@ -77,7 +130,7 @@ def test_recall_leaves_out_words_over_the_budget(
     assert lexical == {"Kestrel report 9: a heron fished the canal"}
 
 
-def test_a_failed_count_is_retried_by_a_later_query(runtime: Runtime) -> None:
+def test_a_failed_count_is_retried_by_a_later_query(runtime: Runtime, namespace: str) -> None:
     stats = termstats.TermFrequencies(runtime.store, budget=10)
 
     def failing(name: str, /, **params: object) -> list[dict[str, object]]:
@@ -86,8 +139,63 @@ def test_a_failed_count_is_retried_by_a_later_query(runtime: Runtime) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(runtime.store, "read", failing)
         with ThreadPoolExecutor(1) as pool:
-            assert stats.select(["puffin"], pool) == ["puffin"]
-    assert stats.frequency("puffin") is None
+            assert stats.select(namespace, ["puffin"], pool) == ["puffin"]
+    assert stats.frequency(namespace, "puffin") is None
     with ThreadPoolExecutor(1) as pool:
-        stats.select(["puffin"], pool)
-    assert stats.frequency("puffin") == 0
+        stats.select(namespace, ["puffin"], pool)
+    assert stats.frequency(namespace, "puffin") == 0
+
+
+def test_another_namespace_changes_neither_a_score_nor_a_kept_word(
+    any_runtime: Runtime, namespace: str, other_namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hundreds of another tenant's memories holding a word: this namespace's full-text scores,
+    its recall's order and whether it keeps the word stay as they were (before, another
+    tenant's 200 memories moved a score from 5.13 to 1.24, and its volume over the posting
+    budget dropped the word from every namespace's query)."""
+    remember(
+        any_runtime,
+        namespace,
+        "The kestrel hovered over the motorway verge",
+        "A heron stood in the canal at dawn",
+        "Kestrel and heron seen from the same bridge",
+        "Bought a new bicycle bell",
+    )
+    stats = termstats.TermFrequencies(any_runtime.store, budget=100)
+    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    request = retrieval.RecallRequest(context="kestrel heron", explain=True)
+    scope = {"project": None, "session_id": None}
+
+    def observed() -> tuple[dict[str, float], list[tuple[str, float]]]:
+        hits, _, _ = seeds.fulltext_hits(
+            any_runtime.store, namespace, "kestrel heron", ["active"], scope, DEFAULT_CASCADE
+        )
+        result = retrieval.recall(
+            any_runtime.store, any_runtime.embedder, namespace, request, DEFAULT_CASCADE
+        )
+        ranked = [
+            (i.memory.content, i.explanation.fulltext if i.explanation else -1.0)
+            for i in result.items
+        ]
+        return hits, ranked
+
+    assert stats.count(namespace, ["kestrel", "heron"]) == {"kestrel": 2, "heron": 2}
+    hits_before, ranked_before = observed()
+    assert len(hits_before) == 3 and all(s > 0 for s in hits_before.values())
+
+    remember(
+        any_runtime,
+        other_namespace,
+        *[f"Kestrel count {i}: one kestrel over field {i % 7}" for i in range(200)],
+    )
+    # the other namespace is far over the budget; this one's count, and so its words, unmoved
+    assert stats.count(other_namespace, ["kestrel"]) == {"kestrel": 101}
+    assert stats.count(namespace, ["kestrel", "heron"]) == {"kestrel": 2, "heron": 2}
+    with ThreadPoolExecutor(1) as pool:
+        assert stats.select(namespace, ["kestrel", "heron"], pool) == ["kestrel", "heron"]
+        assert stats.select(other_namespace, ["kestrel", "heron"], pool) == ["heron"]
+    hits_after, ranked_after = observed()
+    assert hits_after == pytest.approx(hits_before, rel=1e-12)
+    assert list(hits_after) == list(hits_before)  # the same order
+    assert [c for c, _ in ranked_after] == [c for c, _ in ranked_before]
+    assert dict(ranked_after) == pytest.approx(dict(ranked_before), rel=1e-12)
