@@ -8,7 +8,9 @@ agents write them) through ``rememberBatch``, then runs ``--clients`` threads fo
 ``--minutes``, each sending ``recall`` (80%) or ``remember`` (20%) over HTTP, one request at a
 time. Prints progress every 10 s, then per operation: count, throughput, p50/p95/p99 and errors;
 and the final check: every acknowledged ``remember`` is read back by id (acknowledged vs
-present). Exit status 1 when an acknowledged write is missing.
+present). Exit status 1 when an acknowledged write is missing. Then the transactions the server
+ran again (``graph.store.store``'s retry log lines, read from its output): by the statement that
+failed and the engine file where the two writers met.
 
 ``--data-dir`` keeps the server's data directory (a second run on it skips the seeding when the
 namespace already holds enough memories).
@@ -19,12 +21,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import signal
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,6 +173,34 @@ def report(tally: Tally, seconds: float) -> dict[str, Any]:
     return out
 
 
+RETRIED = re.compile(r"transaction retried \(attempt \d+, in \d+ ms\): (\S+) failed: (.*)")
+PAGE = re.compile(r"PageId\(\w+/(\d+)/\d+\)|chunk #(\d+):")
+
+
+def retries(log: Path, offset: int, data_dir: Path) -> Counter[str]:
+    """The server's retried transactions (logged past ``offset``), by failing statement and the
+    file the writers met in (ArcadeDB names a page database/file/page, an edge chunk
+    #file:position)."""
+    names = {}
+    for path in data_dir.glob("arcadedb/databases/*/*"):
+        parts = path.name.split(".")
+        if len(parts) > 2 and parts[1].isdigit():
+            names[parts[1]] = parts[0]
+    found: Counter[str] = Counter()
+    with log.open("rb") as fh:
+        fh.seek(offset)
+        text = fh.read().decode("utf-8", errors="replace")
+    for line in text.splitlines():
+        match = RETRIED.search(line)
+        if match is None:
+            continue
+        page = PAGE.search(match.group(2))
+        file_id = (page.group(1) or page.group(2)) if page else None
+        where = names.get(file_id or "", f"file {file_id}") if file_id else "?"
+        found[f"{match.group(1)} on {where}"] += 1
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
@@ -182,7 +214,9 @@ def main() -> int:
     # SIGTERM (a timeout) unwinds through the finally below, which stops the server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-load-"))
-    served = serve(data_dir, timeout_s=600, log=args.server_log)
+    server_log = args.server_log or data_dir.with_name(data_dir.name + ".server.log")
+    offset = server_log.stat().st_size if server_log.exists() else 0
+    served = serve(data_dir, timeout_s=600, log=server_log)
     print(f"server ready in {served.ready_s:.1f} s on {served.url} ({data_dir})", flush=True)
     try:
         with httpx.Client() as client:
@@ -227,9 +261,14 @@ def main() -> int:
     print(
         f"acknowledged writes: {len(tally.acknowledged)}, present: {len(tally.acknowledged) - len(missing)}"
     )
+    retried = retries(server_log, offset, data_dir)
+    print(f"transactions retried: {sum(retried.values())} (server log {server_log})")
+    for where, n in retried.most_common():
+        print(f"  {n:5d}  {where}")
     if args.json is not None:
         summary = {"clients": args.clients, "seconds": seconds, "ops": figures}
         summary |= {"acknowledged": len(tally.acknowledged), "missing": len(missing)}
+        summary |= {"retried": dict(retried)}
         args.json.write_text(json.dumps(summary, indent=2))
     return 1 if missing else 0
 
