@@ -58,7 +58,9 @@ class Settings:
     # connection to the graph), in seconds: asked of Neo4j with every transaction, and the
     # embedded engine's arcadedb.command.timeout (ArcadeDB's Bolt ignores a transaction's
     # timeout). Past it the statement fails with QUERY_TIMEOUT and the thread is free again.
-    query_timeout_s: float = 60.0
+    # Generous: the same limit bounds the jobs' scans (consolidation's first run streams every
+    # embedding in one statement).
+    query_timeout_s: float = 120.0
     engine_heap: str = "2g"
     # The embedded engine's JVM options. ZGC: G1's young pauses (40-80 ms several times a
     # second under recall load at 100k memories) were most of recall's p95. AlwaysPreTouch

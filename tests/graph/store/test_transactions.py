@@ -129,9 +129,9 @@ def test_a_statement_past_the_timeout_is_stopped_and_writes_nothing(
 
 def test_the_timeout_setting_reaches_the_store_and_the_driver(runtime: Runtime) -> None:
     store = runtime.store
-    assert store.timeout_s == runtime.settings.query_timeout_s == 60.0
+    assert store.timeout_s == runtime.settings.query_timeout_s == 120.0
     config = store.driver._default_workspace_config  # the driver has no public getter
-    assert config.connection_acquisition_timeout == 60.0
+    assert config.connection_acquisition_timeout == 120.0
 
 
 def test_the_query_timeout_is_read_and_checked() -> None:
