@@ -4,11 +4,14 @@
                          [--data-dir DIR] [--json OUT] [--server-log FILE]
 
 Seeds ``--memories`` memories (realistic 15-30 word texts sharing a small set of tags, as
-agents write them) through ``rememberBatch``, then runs ``--clients`` threads for
+agents write them) through ``rememberBatch``, sends one recall and one remember (the engine
+builds its vector graph then: see ``warm_up``), then runs ``--clients`` threads for
 ``--minutes``, each sending ``recall`` (80%) or ``remember`` (20%) over HTTP, one request at a
 time. Prints progress every 10 s, then per operation: count, throughput, p50/p95/p99 and errors;
 and the final check: every acknowledged ``remember`` is read back by id (acknowledged vs
-present). Exit status 1 when an acknowledged write is missing.
+present). Exit status 1 when an acknowledged write is missing. Then the transactions the server
+ran again (``graph.store.store``'s retry log lines, read from its output): by the statement that
+failed and the engine file where the two writers met.
 
 ``--data-dir`` keeps the server's data directory (a second run on it skips the seeding when the
 namespace already holds enough memories).
@@ -19,12 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import signal
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,10 +73,15 @@ class Tally:
     )
     errors: dict[str, list[str]] = field(default_factory=lambda: {"recall": [], "remember": []})
     acknowledged: list[str] = field(default_factory=list)
+    # (start, op, seconds) of every request, start in seconds on the monotonic clock.
+    trace: list[tuple[float, str, float]] = field(default_factory=list)
 
-    def add(self, op: str, seconds: float, error: str | None, memory_id: str | None) -> None:
+    def add(
+        self, op: str, started: float, seconds: float, error: str | None, memory_id: str | None
+    ) -> None:
         with self.lock:
             self.latencies[op].append(seconds)
+            self.trace.append((started, op, seconds))
             if error is not None:
                 self.errors[op].append(error)
             if memory_id is not None:
@@ -121,6 +131,24 @@ def seed(client: httpx.Client, url: str, n: int) -> None:
         print(f"seed: {have + done}/{n} memories ({rate:.0f}/s)", flush=True)
 
 
+def warm_up(client: httpx.Client, url: str) -> None:
+    """One recall and one remember before the clock starts. The engine builds its vector
+    index's graph at the first search after the seed's inserts (1,000 vectors: 2.7-6.8 s on 2
+    shared cores), and every request that arrives meanwhile waits for it: left in the measured
+    minute, those first 8 requests were remember's two slowest, its p99 (8.9 s against a p50
+    of 0.35 s). The first remembers (statements planned, write paths compiled by the JVM)
+    took ~1.9 s, 4 of the 6 slowest of a run."""
+    started = time.perf_counter()
+    post(client, url, RECALL, {"ns": NAMESPACE, "c": "warm-up"})
+    recalled = time.perf_counter()
+    post(client, url, REMEMBER, {"ns": NAMESPACE, "m": memory(texts(1, "warm-up")[0], 0)})
+    print(
+        f"warm-up: first recall after the seed {recalled - started:.1f} s, "
+        f"first remember {time.perf_counter() - recalled:.1f} s",
+        flush=True,
+    )
+
+
 def client_loop(url: str, tally: Tally, deadline: float, share: float, worker: int) -> None:
     rng = random.Random(worker)
     people = ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana"]
@@ -132,6 +160,7 @@ def client_loop(url: str, tally: Tally, deadline: float, share: float, worker: i
             i += 1
             op = "recall" if rng.random() < share else "remember"
             started = time.perf_counter()
+            began = time.monotonic()
             error = memory_id = None
             try:
                 if op == "recall":
@@ -145,7 +174,7 @@ def client_loop(url: str, tally: Tally, deadline: float, share: float, worker: i
                     memory_id = data["remember"]["memory"]["id"]
             except (httpx.HTTPError, RuntimeError) as exc:
                 error = str(exc)
-            tally.add(op, time.perf_counter() - started, error, memory_id)
+            tally.add(op, began, time.perf_counter() - started, error, memory_id)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -169,6 +198,34 @@ def report(tally: Tally, seconds: float) -> dict[str, Any]:
     return out
 
 
+RETRIED = re.compile(r"transaction retried \(attempt \d+, in \d+ ms\): (\S+) failed: (.*)")
+PAGE = re.compile(r"PageId\(\w+/(\d+)/\d+\)|#(\d+):\d+")
+
+
+def retries(log: Path, offset: int, data_dir: Path) -> Counter[str]:
+    """The server's retried transactions (logged past ``offset``), by failing statement and the
+    file the writers met in (ArcadeDB names a page database/file/page, a record or an edge
+    chunk #file:position)."""
+    names = {}
+    for path in data_dir.glob("arcadedb/databases/*/*"):
+        parts = path.name.split(".")
+        if len(parts) > 2 and parts[1].isdigit():
+            names[parts[1]] = parts[0]
+    found: Counter[str] = Counter()
+    with log.open("rb") as fh:
+        fh.seek(offset)
+        text = fh.read().decode("utf-8", errors="replace")
+    for line in text.splitlines():
+        match = RETRIED.search(line)
+        if match is None:
+            continue
+        page = PAGE.search(match.group(2))
+        file_id = (page.group(1) or page.group(2)) if page else None
+        where = names.get(file_id or "", f"file {file_id}") if file_id else "?"
+        found[f"{match.group(1)} on {where}"] += 1
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
@@ -182,11 +239,14 @@ def main() -> int:
     # SIGTERM (a timeout) unwinds through the finally below, which stops the server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-load-"))
-    served = serve(data_dir, timeout_s=600, log=args.server_log)
+    server_log = args.server_log or data_dir.with_name(data_dir.name + ".server.log")
+    offset = server_log.stat().st_size if server_log.exists() else 0
+    served = serve(data_dir, timeout_s=600, log=server_log)
     print(f"server ready in {served.ready_s:.1f} s on {served.url} ({data_dir})", flush=True)
     try:
         with httpx.Client() as client:
             seed(client, served.url, args.memories)
+            warm_up(client, served.url)
             tally = Tally()
             deadline = time.monotonic() + args.minutes * 60
             threads = [
@@ -227,9 +287,16 @@ def main() -> int:
     print(
         f"acknowledged writes: {len(tally.acknowledged)}, present: {len(tally.acknowledged) - len(missing)}"
     )
+    retried = retries(server_log, offset, data_dir)
+    print(f"transactions retried: {sum(retried.values())} (server log {server_log})")
+    for where, n in retried.most_common():
+        print(f"  {n:5d}  {where}")
     if args.json is not None:
         summary = {"clients": args.clients, "seconds": seconds, "ops": figures}
         summary |= {"acknowledged": len(tally.acknowledged), "missing": len(missing)}
+        summary |= {"retried": dict(retried)}
+        t0 = min((t for t, _, _ in tally.trace), default=0.0)
+        summary["trace"] = [[round(t - t0, 3), op, round(x * 1000)] for t, op, x in tally.trace]
         args.json.write_text(json.dumps(summary, indent=2))
     return 1 if missing else 0
 

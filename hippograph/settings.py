@@ -54,6 +54,13 @@ class Settings:
     graph_notifications_disabled: str = "UNRECOGNIZED"
     data_dir: Path = Path("./data")
     bolt_port: int = 0
+    # The longest one graph transaction or statement may run (and a request may wait for a
+    # connection to the graph), in seconds: asked of Neo4j with every transaction, and the
+    # embedded engine's arcadedb.command.timeout (ArcadeDB's Bolt ignores a transaction's
+    # timeout). Past it the statement fails with QUERY_TIMEOUT and the thread is free again.
+    # Generous: the same limit bounds the jobs' scans (consolidation's first run streams every
+    # embedding in one statement).
+    query_timeout_s: float = 120.0
     engine_heap: str = "2g"
     # The embedded engine's JVM options. ZGC: G1's young pauses (40-80 ms several times a
     # second under recall load at 100k memories) were most of recall's p95. AlwaysPreTouch
@@ -198,6 +205,7 @@ class Settings:
             raise ConfigError("HIPPOGRAPH_MCP_NAMESPACE", exc.message) from None
         _check_range("HIPPOGRAPH_BOLT_PORT", self.bolt_port, 0, 65535)
         _check_range("HIPPOGRAPH_PORT", self.port, 0, 65535)
+        _check_range("HIPPOGRAPH_QUERY_TIMEOUT_S", self.query_timeout_s, 0.1, 86_400)
         _check_range("HIPPOGRAPH_MAX_CONTENT_BYTES", self.max_content_bytes, 16, 1024 * 1024)
         _check_range(
             "HIPPOGRAPH_MAX_TURN_BYTES", self.max_turn_bytes, self.max_content_bytes, 64 * 1024**2

@@ -37,7 +37,7 @@ BAD_USER_INPUT = "BAD_USER_INPUT"
 # Typed errors masked like unexpected ones: a query bug or a server fault.
 MASKED_CODES = frozenset({"INTERNAL", "GRAPH_ERROR"})
 # Typed errors that are the service's trouble, not the caller's: worth a WARNING.
-SERVICE_CODES = frozenset({"GRAPH_UNAVAILABLE", "LLM_ERROR"})
+SERVICE_CODES = frozenset({"GRAPH_UNAVAILABLE", "QUERY_TIMEOUT", "LLM_ERROR"})
 
 
 def typed(error: GraphQLError) -> HippographError | None:

@@ -60,6 +60,7 @@ _BUILDERS: dict[str, Callable[[str, Mapping[str, Any]], e.HippographError]] = {
     e.SecretRejected.code: lambda m, x: e.SecretRejected(x["field"], list(x["kinds"])),
     e.DataDirInUse.code: lambda m, x: e.DataDirInUse(m),
     e.GraphUnavailable.code: lambda m, x: e.GraphUnavailable(m),
+    e.QueryTimeout.code: lambda m, x: e.QueryTimeout(m, timeout_s=x.get("timeoutS")),
     e.QueryNotFound.code: lambda m, x: e.QueryNotFound(m),
     e.LLMError.code: lambda m, x: e.LLMError(m),
     e.Overloaded.code: lambda m, x: e.Overloaded(x["what"], x["why"]),

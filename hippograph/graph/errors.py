@@ -12,6 +12,7 @@ HippographError
 ├── SecretRejected (also ValueError)  code SECRET_REJECTED: privacy filter in reject mode
 ├── DataDirInUse  code DATA_DIR_IN_USE: another process holds the engine
 ├── GraphUnavailable  code GRAPH_UNAVAILABLE: driver could not reach the graph
+│   └── QueryTimeout  code QUERY_TIMEOUT: a statement ran past HIPPOGRAPH_QUERY_TIMEOUT_S
 ├── QueryNotFound (also LookupError)  code QUERY_NOT_FOUND: unknown cypher file name
 ├── Overloaded  code OVERLOADED: a bounded queue is full; try again later
 ├── Unauthenticated  code UNAUTHENTICATED: no API key, or one that is unknown, rotated or revoked
@@ -159,6 +160,24 @@ class DataDirInUse(HippographError):
 
 class GraphUnavailable(HippographError):
     code = "GRAPH_UNAVAILABLE"
+
+
+class QueryTimeout(GraphUnavailable):
+    """A graph statement or transaction ran longer than ``HIPPOGRAPH_QUERY_TIMEOUT_S`` allows
+    (or a connection to the graph did not come free in that time) and was stopped; what the
+    transaction wrote is rolled back."""
+
+    code = "QUERY_TIMEOUT"
+
+    def __init__(self, message: str, *, timeout_s: float | None = None) -> None:
+        super().__init__(message)
+        self.timeout_s = timeout_s
+
+    def extensions(self) -> dict[str, object]:
+        ext: dict[str, object] = {"code": self.code}
+        if self.timeout_s is not None:
+            ext["timeoutS"] = self.timeout_s
+        return ext
 
 
 class QueryNotFound(HippographError, LookupError):

@@ -21,6 +21,7 @@ SAMPLES: dict[type[e.HippographError], e.HippographError] = {
     e.SecretRejected: e.SecretRejected("content", ["aws_key", "jwt"]),
     e.DataDirInUse: e.DataDirInUse("data is held by pid 12"),
     e.GraphUnavailable: e.GraphUnavailable("bolt://x:7687 refused the connection"),
+    e.QueryTimeout: e.QueryTimeout("the graph statement ran past 60 s", timeout_s=60.0),
     e.QueryNotFound: e.QueryNotFound("memory/nope"),
     e.LLMError: e.LLMError("the endpoint returned 500"),
     e.Overloaded: e.Overloaded("next-turn mode", "256 sessions are already waiting"),

@@ -99,6 +99,8 @@ class EmbeddedEngine:
         bolt_port: port to bind, or 0 for a free one.
         heap: JVM max heap, e.g. "2g".
         jvm_args: further JVM options, space-separated (the JVM is configured once a process).
+        command_timeout_s: the longest one statement may run (arcadedb.command.timeout; its
+            Bolt listener ignores the timeout a client asks of a transaction); None: no limit.
     """
 
     def __init__(
@@ -109,8 +111,10 @@ class EmbeddedEngine:
         bolt_port: int = 0,
         heap: str = "2g",
         jvm_args: str = "",
+        command_timeout_s: float | None = None,
     ):
         self.data_dir = data_dir.resolve()
+        self._command_timeout_s = command_timeout_s
         self.database = database
         self._requested_port = bolt_port
         self._heap = heap
@@ -199,6 +203,7 @@ class EmbeddedEngine:
             self._db = self._server.get_database(self.database)
         except Exception:
             self._db = self._server.create_database(self.database)
+        set_command_timeout(self._command_timeout_s)
 
     def _take_lock(self) -> None:
         handle = (self.data_dir / "hippograph.lock").open("a+", encoding="utf-8")
@@ -291,3 +296,15 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def set_command_timeout(seconds: float | None) -> None:
+    """Bound every statement of this process's engine to ``seconds`` (None: no bound). It is
+    ArcadeDB's global arcadedb.command.timeout, read as each command starts: the same key in
+    the server's configuration never reaches its databases (a 1 s limit there let a
+    cartesian MATCH run on for minutes; the global one stopped it at 1.15 s, with
+    Neo.ClientError.Transaction.TransactionTimedOut)."""
+    import jpype
+
+    millis = 0 if seconds is None else max(1, round(seconds * 1000))
+    jpype.JClass("com.arcadedb.GlobalConfiguration").COMMAND_TIMEOUT.setValue(millis)

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import atexit
 import logging
+import random
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +32,7 @@ from hippograph.graph.errors import (
     Conflict,
     GraphUnavailable,
     HippographError,
+    QueryTimeout,
 )
 from hippograph.graph.store import queries
 from hippograph.graph.store.dialect import DIALECTS, Dialect
@@ -41,6 +45,14 @@ EMBEDDED_DATABASE = "hippograph"
 Row = dict[str, Any]
 # Tries of an auto-commit read that failed transiently.
 READ_ATTEMPTS = 3
+# A transaction that failed transiently (ArcadeDB: another transaction changed the same record
+# or page first; Neo4j: a deadlock) is run again after a pause drawn from [0, RETRY_BASE_S x
+# 2^attempt], at most RETRY_CAP_S, until TX_RETRY_S have passed. The driver's own loop
+# (execute_write) pauses 1 s, then 2 s, 4 s... (+-20%): under 8 clients (bench/load.py) 12-14
+# transactions a minute paid at least 0.8 s each for a conflict their retry settled at once.
+RETRY_BASE_S = 0.01
+RETRY_CAP_S = 0.5
+TX_RETRY_S = 30.0
 STREAM_FETCH = 2000  # rows a streamed read asks the server for at a time
 
 
@@ -50,19 +62,39 @@ class GraphError(HippographError):
     code = "GRAPH_ERROR"
 
 
+# The codes of a statement stopped for running too long: Neo4j's, for its own limit and for
+# the one the client asked; ArcadeDB's, for arcadedb.command.timeout.
+TIMED_OUT_CODES = frozenset({
+    "Neo.ClientError.Transaction.TransactionTimedOut",
+    "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
+})  # fmt: skip
+
+
 @contextmanager
-def mapped_errors() -> Iterator[None]:
-    """Translate driver exceptions to the Hippograph tree (the single mapping boundary)."""
+def mapped_errors(timeout_s: float | None = None) -> Iterator[None]:
+    """Translate driver exceptions to the Hippograph tree (the single mapping boundary).
+    ``timeout_s``: the statement timeout in force, named by a QueryTimeout."""
     try:
         yield
     except HippographError:
         raise
+    except neo4j_errors.ConnectionAcquisitionTimeoutError as exc:
+        raise QueryTimeout(
+            f"no connection to the graph came free within {timeout_s} s: {exc}",
+            timeout_s=timeout_s,
+        ) from exc
     except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired) as exc:
         raise GraphUnavailable(f"the graph is unreachable: {exc}") from exc
     except neo4j_errors.ConstraintError as exc:
         raise Conflict(f"a uniqueness rule of the graph was violated: {exc.message}") from exc
     except neo4j_errors.Neo4jError as exc:
-        raise GraphError(f"graph query failed: {exc.code}: {exc.message}") from exc
+        if exc.code not in TIMED_OUT_CODES:
+            raise GraphError(f"graph query failed: {exc.code}: {exc.message}") from exc
+        raise QueryTimeout(
+            f"a graph statement ran longer than HIPPOGRAPH_QUERY_TIMEOUT_S allows ({timeout_s} "
+            f"s) and was stopped; nothing it wrote was kept: {exc.message}",
+            timeout_s=timeout_s,
+        ) from exc
     except neo4j_errors.DriverError as exc:
         raise GraphUnavailable(f"graph driver error: {exc}") from exc
 
@@ -111,21 +143,55 @@ def plain(value: Any) -> Any:
 
 
 class Tx:
-    """A transaction handle that only runs named statements."""
+    """A transaction handle that only runs named statements; ``statement`` is the one running
+    (or last run), so a failed transaction can say where it failed."""
 
-    def __init__(self, tx: ManagedTransaction, dialect: Dialect) -> None:
+    def __init__(self, tx: neo4j.Transaction | ManagedTransaction, dialect: Dialect) -> None:
         self._tx = tx
         self._dialect = dialect
+        self.statement = "BEGIN"
 
     def run(self, name: str, **params: Any) -> list[Row]:
+        self.statement = name
         return run_named(self._tx, self._dialect, name, params)
 
 
 def run_named(
-    runner: ManagedTransaction | neo4j.Session, dialect: Dialect, name: str, params: Row
+    runner: neo4j.Transaction | ManagedTransaction | neo4j.Session,
+    dialect: Dialect,
+    name: str,
+    params: Row,
+    timeout: float | None = None,
 ) -> list[Row]:
-    """Run the named statement of ``dialect`` on a transaction or (auto-commit) a session."""
-    return [row_of(record) for record in runner.run(*statement(dialect, name, params))]
+    """Run the named statement of ``dialect`` on a transaction or (auto-commit, bounded by
+    ``timeout`` seconds) a session."""
+    text, values = statement(dialect, name, params)
+    if isinstance(runner, neo4j.Session):
+        query = neo4j.Query(text, timeout=timeout)
+        return [row_of(record) for record in runner.run(query, values)]
+    return [row_of(record) for record in runner.run(text, values)]
+
+
+class Retries:
+    """How many transactions were run again, by the statement that failed (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.by_statement: Counter[str] = Counter()
+
+    def add(self, statement: str) -> None:
+        with self._lock:
+            self.by_statement[statement] += 1
+
+    def total(self) -> int:
+        with self._lock:
+            return sum(self.by_statement.values())
+
+
+def retry_pause(attempt: int) -> float:
+    """Seconds to wait before running a transaction again for the ``attempt``-th time (from
+    1): random ("full jitter"), so writers that collided do not collide again in step."""
+    return random.uniform(0, min(RETRY_CAP_S, RETRY_BASE_S * 2**attempt))
 
 
 def statement(dialect: Dialect, name: str, params: Row) -> tuple[str, Row]:
@@ -171,13 +237,18 @@ class Store:
         engine: EmbeddedEngine | None = None,
         location: str = "",
         owner: EngineOwner | None = None,
+        timeout_s: float | None = None,
     ) -> None:
+        """timeout_s: the longest a transaction or statement may run, asked of the server
+        (``HIPPOGRAPH_QUERY_TIMEOUT_S``; None: the server's own limit)."""
         self.driver = driver
         self.dialect = dialect
         self.database = database
         self.engine = engine
         self.location = location
         self.owner = owner
+        self.timeout_s = timeout_s
+        self.retries = Retries()
 
     @classmethod
     def open(cls, settings: Settings, *, attach: bool = True) -> Store:
@@ -193,7 +264,10 @@ class Store:
             database = settings.graph_database or (
                 EMBEDDED_DATABASE if dialect.name == "arcadedb" else None
             )
-            store = cls(driver, dialect, database=database, location=settings.graph_uri)
+            store = cls(
+                driver, dialect, database=database, location=settings.graph_uri,
+                timeout_s=settings.query_timeout_s,
+            )  # fmt: skip
             store.ping()
             return store
         info = read_info(settings.data_dir)
@@ -213,6 +287,7 @@ class Store:
                 database=info.database,
                 location=info.bolt_uri,
                 owner=EngineOwner(settings.data_dir, info.pid),
+                timeout_s=settings.query_timeout_s,
             )
             store.ping()
             return store
@@ -222,6 +297,7 @@ class Store:
             bolt_port=settings.bolt_port,
             heap=settings.engine_heap,
             jvm_args=settings.engine_jvm_args,
+            command_timeout_s=settings.query_timeout_s,
         )
         engine.start()
         user, password = credentials(settings.data_dir)
@@ -232,6 +308,7 @@ class Store:
             database=engine.database,
             engine=engine,
             location=engine.bolt_uri,
+            timeout_s=settings.query_timeout_s,
         )
         try:
             store.ping()
@@ -253,7 +330,7 @@ class Store:
         if self.owner is not None:
             self.owner.check()
         try:
-            with mapped_errors():
+            with mapped_errors(self.timeout_s):
                 yield
         except GraphUnavailable:
             if self.owner is not None:
@@ -302,7 +379,7 @@ class Store:
                         database=self.database, default_access_mode=neo4j.READ_ACCESS
                     ) as session,
                 ):
-                    return run_named(session, self.dialect, name, params)
+                    return run_named(session, self.dialect, name, params, self.timeout_s)
             except GraphError as exc:
                 cause = exc.__cause__
                 retryable = isinstance(cause, neo4j_errors.Neo4jError) and cause.is_retryable()
@@ -322,7 +399,8 @@ class Store:
                 fetch_size=STREAM_FETCH,
             ) as session,
         ):  # fmt: skip
-            for record in session.run(*statement(self.dialect, name, params)):
+            text, values = statement(self.dialect, name, params)
+            for record in session.run(neo4j.Query(text, timeout=self.timeout_s), values):
                 yield row_of(record)
 
     def write(self, name: str, /, **params: Any) -> list[Row]:
@@ -330,27 +408,71 @@ class Store:
         return self.write_tx(lambda tx: tx.run(name, **params))
 
     def write_tx(self, work: Callable[[Tx], T]) -> T:
-        """Run ``work`` in one write transaction: all its statements commit together or none."""
-        return self._session_call(lambda s: s.execute_write(lambda tx: work(Tx(tx, self.dialect))))
+        """Run ``work`` in one write transaction: all its statements commit together or none.
+        ``work`` may run more than once (see ``_transaction``)."""
+        return self._transaction(neo4j.WRITE_ACCESS, work)
 
     def read_tx(self, work: Callable[[Tx], T]) -> T:
-        return self._session_call(lambda s: s.execute_read(lambda tx: work(Tx(tx, self.dialect))))
+        return self._transaction(neo4j.READ_ACCESS, work)
 
-    def _session_call(self, call: Callable[[neo4j.Session], T]) -> T:
-        with self._mapped(), self.driver.session(database=self.database) as session:
-            return call(session)
+    def _transaction(self, mode: str, work: Callable[[Tx], T]) -> T:
+        """Run ``work`` in a transaction of ``mode`` bounded by ``timeout_s``, and again while
+        it fails transiently (another writer changed the same record first), for at most
+        TX_RETRY_S with short random pauses (``retry_pause``). Each retry is counted in
+        ``retries`` and logged with the statement that failed."""
+        started = time.monotonic()
+        attempt = 0
+        while True:
+            tx: Tx | None = None
+            try:
+                with (
+                    self._mapped(),
+                    self.driver.session(database=self.database, default_access_mode=mode) as s,
+                    s.begin_transaction(timeout=self.timeout_s) as raw,
+                ):
+                    tx = Tx(raw, self.dialect)
+                    result = work(tx)
+                    tx.statement = "COMMIT"
+                    raw.commit()
+                    return result
+            except (GraphError, GraphUnavailable) as exc:
+                cause = exc.__cause__
+                if not isinstance(cause, neo4j_errors.Neo4jError | neo4j_errors.DriverError):
+                    raise
+                if not cause.is_retryable() or time.monotonic() - started > TX_RETRY_S:
+                    raise
+                attempt += 1
+                where = tx.statement if tx is not None else "BEGIN"
+                self.retries.add(where)
+                pause = retry_pause(attempt)
+                log.info(
+                    "transaction retried (attempt %d, in %.0f ms): %s failed: %s",
+                    attempt + 1, pause * 1000, where, _first_line(cause),
+                )  # fmt: skip
+                time.sleep(pause)
+
+
+def _first_line(error: BaseException) -> str:
+    """What a driver error says, without the GQL status the driver repeats after it."""
+    message = getattr(error, "message", None) or str(error)
+    code = getattr(error, "code", None)
+    return f"{code}: {message}" if code else str(message)
 
 
 def _driver(settings: Settings, uri: str, auth: tuple[str, str]) -> neo4j.Driver:
     """A driver for ``uri`` that asks the server not to send the notifications
-    ``settings.notifications_disabled`` names (Bolt 5.2+: Neo4j 5.7+ and ArcadeDB speak it)."""
+    ``settings.notifications_disabled`` names (Bolt 5.2+: Neo4j 5.7+ and ArcadeDB speak it),
+    and waits for a pooled connection at most ``settings.query_timeout_s``."""
+    options: dict[str, Any] = {
+        # A request waits for a free connection no longer than a statement may run.
+        "connection_acquisition_timeout": settings.query_timeout_s,
+    }
     disabled = settings.notifications_disabled
-    if not disabled:
-        return GraphDatabase.driver(uri, auth=auth)
-    classifications = [neo4j.NotificationDisabledClassification(name) for name in disabled]
-    return GraphDatabase.driver(
-        uri, auth=auth, notifications_disabled_classifications=classifications
-    )
+    if disabled:
+        options["notifications_disabled_classifications"] = [
+            neo4j.NotificationDisabledClassification(name) for name in disabled
+        ]
+    return GraphDatabase.driver(uri, auth=auth, **options)
 
 
 def sql_statements(text: str) -> list[str]:

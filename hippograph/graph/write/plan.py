@@ -169,6 +169,13 @@ def write(
     derive: list[dict[str, Any]],
     event: dict[str, Any] | None,
 ) -> None:
+    # What other writers never touch first (their own new nodes), then the nodes they may
+    # change too, shared ones last: a transaction collides only with those that wrote a page
+    # it wrote between its first touch of that page and its commit.
+    if plan.decisions:
+        tx.run("decision/record", rows=plan.decisions)
+    if event is not None:
+        tx.run("episode/remember_event", event=event)
     if plan.creates:
         tx.run("memory/create", rows=plan.creates)
     if plan.updates:
@@ -186,11 +193,6 @@ def write(
     if plan.crumbs:
         rows = [{"id": k, "crumbs": v, "times": len(v)} for k, v in plan.crumbs.items()]
         tx.run("memory/reinforce", namespace=namespace, now=now, rows=rows)
-    if plan.new_tags:
-        tags = [{"name": t, "memory_ids": ids} for t, ids in plan.new_tags.items()]
-        tx.run("tag/attach_new", namespace=namespace, tags=tags, now=now)
-    if plan.tag_pairs:
-        tx.run("tag/attach", namespace=namespace, pairs=plan.tag_pairs, now=now)
     if plan.supersedes:
         rows = [{"old_id": o, "new_id": n, "reason": why} for o, n, why in plan.supersedes]
         # A target superseded meanwhile is retargeted to its chain's head; the new memory is
@@ -200,9 +202,11 @@ def write(
     if plan.contradicts:
         rows = [{"from_id": a, "to_id": b} for a, b in plan.contradicts]
         tx.run("link/contradicts_rows", namespace=namespace, now=now, rows=rows)
-    if plan.decisions:
-        tx.run("decision/record", rows=plan.decisions)
     if derive:
         tx.run("episode/derive", namespace=namespace, pairs=derive, now=now)
-    if event is not None:
-        tx.run("episode/remember_event", event=event)
+    # Tags last: every writer that shares a tag changes its node (its count, its edge list).
+    if plan.new_tags:
+        tags = [{"name": t, "memory_ids": ids} for t, ids in plan.new_tags.items()]
+        tx.run("tag/attach_new", namespace=namespace, tags=tags, now=now)
+    if plan.tag_pairs:
+        tx.run("tag/attach", namespace=namespace, pairs=plan.tag_pairs, now=now)
