@@ -29,7 +29,7 @@ from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store import lease
 from hippograph.graph.store.store import Store, Tx
-from hippograph.graph.write import episodes
+from hippograph.graph.write import episodes, ids
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit
 
@@ -90,6 +90,7 @@ def _rebuild(
         outcomes = commit(
             store, embedder, namespace, items, source="rebuild", decider=config.decider,
             respect_tombstones=True, tombstones_before=entry["at"],
+            ids=ids.remembered(namespace, entry["id"], len(items)),
         )  # fmt: skip
         actions.update(o.action for o in outcomes)
     actions.update(_flush(store, embedder, waiting, policy, config))

@@ -10,7 +10,7 @@ from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import episodes, rebuild
-from tests.graph.log_fixtures import active, log_runtime, remember, turn
+from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
 
 
 @pytest.fixture
@@ -72,3 +72,37 @@ def test_forgotten_facts_stay_forgotten_and_a_later_remember_wins(
     assert {c for c, _, _ in before} == {"Sam's favourite colour is green"}
     do_rebuild(rt, namespace)
     assert {c for c, _, _ in facts(rt, namespace)} == {"Sam's favourite colour is green"}
+
+
+def states(rt: Runtime, ns: str) -> dict[str, tuple[str, str, int]]:
+    """Every memory (active or not) by id: content, status, strength."""
+    return {m.id: (m.content, m.status, m.strength) for m in every(rt, ns)}
+
+
+def test_rebuild_keeps_the_ids_of_the_memories_it_reconstructs(rt: Runtime, namespace: str) -> None:
+    ingest(
+        rt,
+        namespace,
+        turn("s1", 0, "I work at Google as an engineer."),
+        turn("s1", 1, "I adopted a puppy named Max."),
+        turn("s1", 2, " ".join(f"garden{i}" for i in range(3400))),  # over 32 KiB: pieces
+    )
+    given = remember(
+        rt,
+        namespace,
+        NewMemory(content="Sam prefers tea over coffee", tags=("drinks",)),
+        NewMemory(content="Sam lives in Paris"),
+    )
+    again = remember(rt, namespace, NewMemory(content="Sam prefers tea over coffee"))  # NOOP
+    moved = remember(rt, namespace, NewMemory(content="Sam now lives in Lima"))  # SUPERSEDE
+    ingest(rt, namespace, turn("s2", 0, "I now work at Microsoft as an engineer."))
+    before = states(rt, namespace)
+    assert again[0].action == "NOOP" and again[0].memory.id == given[0].memory.id
+    assert moved[0].action == "SUPERSEDE" and moved[0].target == given[1].memory.id
+    assert sum(1 for c, _, _ in before.values() if "garden" in c) > 1  # the long turn's pieces
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
+    for result in (*given, *again, *moved):
+        assert memories.get(rt.store, namespace, result.memory.id).content == result.memory.content
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
