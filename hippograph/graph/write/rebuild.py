@@ -10,15 +10,29 @@ remembers and episodes in the order they were recorded through the same write pa
 - an explicit remember is replayed unless the same content was forgotten after it (a remember
   after a forget is the user asking again, and wins).
 
-With the same extractor and decider (the offline ones are deterministic) a fresh rebuild yields
-the same active facts. Not replayed: manual edits after the fact (``supersede``, ``link``,
-``tag``, ``untag``) and consolidation, which the next consolidation run redoes. Rebuild holds
-the consolidation lock so the two never interleave.
+What is kept: with the same extractor and decider (the offline ones are deterministic) a
+rebuild yields the same memories under the same ids (``write.ids``: a memory's id derives
+from the log entry that made it), with their contents, statuses, strengths, tags given at
+remember time, and the supersessions and contradictions the write path decided. Not kept:
+facts an LLM extracts or decides differently the second time (new content, new id); ids of
+memories made by remembers logged before ids were derived (they get new ids at their first
+rebuild, stable from then on); manual edits after the fact (``supersede``, ``link``, ``tag``,
+``untag``, ``feedback``) and consolidation, which the next consolidation run redoes.
+
+A rebuild that dies midway (kill -9, a crash, the graph gone) is finished by the next one:
+the wipe writes a ``RebuildState {namespace, holder, started}`` node in its own transaction and
+the replay removes it at the end, so while it is there the namespace holds only part of its
+memories, and wipe + replay, being idempotent, is run again: by the next ``rebuild`` of the
+namespace, by ``resume`` (the ``serve`` start-up and the worker's consolidation job call it) or
+by both, one after the other under the lock. Reads meanwhile see the part replayed so far.
+
+Rebuild holds the consolidation lock so the two never interleave.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -33,6 +47,8 @@ from hippograph.graph.write import episodes, ids
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True, kw_only=True)
 class RebuildResult:
@@ -40,6 +56,15 @@ class RebuildResult:
     remember_events: int
     active: int
     actions: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unfinished:
+    """A rebuild that wiped ``namespace`` and did not finish its replay."""
+
+    namespace: str
+    holder: str
+    started: str
 
 
 def rebuild(
@@ -51,31 +76,75 @@ def rebuild(
     config: ExtractionConfig = DEFAULT_EXTRACTION,
     lock_lease: timedelta = lease.DEFAULT_LEASE,
 ) -> RebuildResult:
-    """Replace the memories of ``namespace`` by those its log yields."""
+    """Replace the memories of ``namespace`` by those its log yields (also finishing a
+    rebuild of it that died midway). Raises ``LockHeld`` while a consolidation or another
+    rebuild holds the lock.
+
+    policy: the write policy (privacy filter, tag inference, limits) the replay applies.
+    config: the extractor and decider (the configured LLM or the offline ones).
+    lock_lease: the consolidation lock's lease, renewed while the rebuild runs.
+    """
     validate.namespace(namespace)
-    with lease.held(store, lease.new_holder("rebuild"), now_iso(), lock_lease):
-        return _rebuild(store, embedder, namespace, policy, config)
+    holder = lease.new_holder("rebuild")
+    with lease.held(store, holder, now_iso(), lock_lease):
+        return _rebuild(store, embedder, namespace, holder, policy, config)
+
+
+def unfinished(store: Store) -> list[Unfinished]:
+    """The rebuilds that wiped a namespace and have not finished replaying it (oldest first):
+    one still running, or one that died."""
+    return [Unfinished(**row) for row in store.read("rebuild/unfinished")]
+
+
+def resume(
+    store: Store,
+    embedder: Embedder,
+    *,
+    policy: WritePolicy,
+    config: ExtractionConfig = DEFAULT_EXTRACTION,
+    lock_lease: timedelta = lease.DEFAULT_LEASE,
+    namespace: str | None = None,
+) -> dict[str, RebuildResult]:
+    """Finish every rebuild that died midway (of ``namespace`` only, when given), by
+    namespace. Raises ``LockHeld`` while the lock is held (by a rebuild still running, or by a
+    dead one until its lease runs out): the caller tries again later. Other parameters as in
+    ``rebuild``."""
+    done = {}
+    for left in unfinished(store):
+        if namespace is not None and left.namespace != namespace:
+            continue
+        log.warning(
+            "finishing the rebuild of %s that %s started at %s and did not finish",
+            left.namespace, left.holder, left.started,
+        )  # fmt: skip
+        done[left.namespace] = rebuild(
+            store, embedder, left.namespace, policy=policy, config=config, lock_lease=lock_lease
+        )
+    return done
 
 
 def _rebuild(
     store: Store,
     embedder: Embedder,
     namespace: str,
+    holder: str,
     policy: WritePolicy,
     config: ExtractionConfig,
 ) -> RebuildResult:
-    events = store.read("episode/remember_events", namespace=namespace)
-    log = [
-        episodes.to_episode(r["episode"]) for r in store.read("episode/all", namespace=namespace)
-    ]
-
     def wipe(tx: Tx) -> None:
+        tx.run("rebuild/begin", namespace=namespace, holder=holder, now=now_iso())
         for name in ("episode/wipe_memories", "episode/wipe_tags", "episode/wipe_decisions"):
             tx.run(name, namespace=namespace)
         tx.run("episode/reset_extraction", namespace=namespace)
 
     store.write_tx(wipe)
-    timeline: list[tuple[str, int, Any]] = [(e.recorded_at, 1, e) for e in log]
+    # The log is read after the wipe: a remember committed in between is replayed (a NOOP on
+    # its own memory) rather than wiped and left out.
+    events = store.read("episode/remember_events", namespace=namespace)
+    turns = [
+        episodes.to_episode(r["episode"]) for r in store.read("episode/all", namespace=namespace)
+    ]
+    timeline: list[tuple[str, int, Any]] = [(e.recorded_at, 1, e) for e in turns]
     timeline += [(r["at"], 0, r) for r in events]  # a remember sorts before turns of its instant
     timeline.sort(key=lambda t: (t[0], t[1]))
     actions: Counter[str] = Counter()
@@ -94,9 +163,10 @@ def _rebuild(
         )  # fmt: skip
         actions.update(o.action for o in outcomes)
     actions.update(_flush(store, embedder, waiting, policy, config))
+    store.write("rebuild/end", namespace=namespace)
     active = store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
     return RebuildResult(
-        episodes=len(log), remember_events=len(events), active=int(active), actions=dict(actions)
+        episodes=len(turns), remember_events=len(events), active=int(active), actions=dict(actions)
     )
 
 
