@@ -12,6 +12,7 @@ import logging
 import threading
 from datetime import timedelta
 
+from hippograph.graph import edits
 from hippograph.graph.errors import LockHeld
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.runtime import Runtime, write_policy
@@ -62,7 +63,7 @@ def rebuild_now(rt: Runtime, namespace: str) -> rebuild.RebuildResult:
     try:
         return rebuild.rebuild(
             rt.store, rt.embedder, namespace, policy=rt.policy, config=tools.extraction,
-            lock_lease=lock_lease(rt.settings),
+            lock_lease=lock_lease(rt.settings), edits=edits.replay,
         )  # fmt: skip
     finally:
         tools.close()
@@ -76,7 +77,7 @@ def resume_rebuilds(rt: Runtime) -> dict[str, rebuild.RebuildResult]:
     try:
         return rebuild.resume(
             rt.store, rt.embedder, policy=rt.policy, config=tools.extraction,
-            lock_lease=lock_lease(rt.settings),
+            lock_lease=lock_lease(rt.settings), edits=edits.replay,
         )  # fmt: skip
     finally:
         tools.close()
@@ -119,6 +120,7 @@ def job(ctx: JobContext) -> None:
                     ctx.store, _embedder(settings), config=tools.extraction,
                     policy=write_policy(settings, decider=tools.decider),
                     lock_lease=lock_lease(settings), namespace=ctx.namespace,
+                    edits=edits.replay,
                 )  # fmt: skip
             except LockHeld as exc:
                 log.info("consolidation skipped: %s", exc.message)

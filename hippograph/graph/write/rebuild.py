@@ -2,22 +2,28 @@
 
 The log is what is never derived: the ``Episode`` nodes (every ingested turn), the
 ``RememberEvent`` nodes (every explicit remember, validated and privacy-filtered, appended by
-``writepath.remember``) and the ``Tombstone`` nodes (every forget). Rebuild deletes the
-namespace's memories, tags and decision records, marks every episode unextracted, then replays
-remembers and episodes in the order they were recorded through the same write path:
+``writepath.remember``), the ``Tombstone`` nodes (every forget) and the ``EditEvent`` nodes
+(every supersede, link, tag, untag and feedback, appended by ``memories.log_edit``). Rebuild
+deletes the namespace's memories, tags and decision records, marks every episode unextracted,
+then replays remembers, episodes and edits in the order they were recorded, through the same
+write path and the same edit functions:
 
-- an extracted fact whose content hash was ever forgotten stays forgotten;
+- an extracted fact whose content hash was ever forgotten stays forgotten (a forgotten memory
+  is not rebuilt, not even as archived: its tombstone is what is left of it);
 - an explicit remember is replayed unless the same content was forgotten after it (a remember
-  after a forget is the user asking again, and wins).
+  after a forget is the user asking again, and wins);
+- an edit is applied after the memories of its instant; one whose memories did not come back
+  is skipped and counted (``edit_skipped``).
 
 What is kept: with the same extractor and decider (the offline ones are deterministic) a
 rebuild yields the same memories under the same ids (``write.ids``: a memory's id derives
-from the log entry that made it), with their contents, statuses, strengths, tags given at
-remember time, and the supersessions and contradictions the write path decided. Not kept:
-facts an LLM extracts or decides differently the second time (new content, new id); ids of
-memories made by remembers logged before ids were derived (they get new ids at their first
-rebuild, stable from then on); manual edits after the fact (``supersede``, ``link``, ``tag``,
-``untag``, ``feedback``) and consolidation, which the next consolidation run redoes.
+from the log entry that made it), with their contents, statuses, strengths, tags, supersessions,
+contradictions, explicit links and ratings. Not kept: facts an LLM extracts or decides
+differently the second time (new content, new id); ids of memories made by remembers logged
+before ids were derived (they get new ids at their first rebuild, stable from then on); edits
+made before they were logged; service-clock stamps of the replayed writes (``recorded_at``,
+``superseded_at``, a link's ``created_at`` take the rebuild's time); uses, recall effects and
+consolidation, which the next consolidation run redoes.
 
 A rebuild that dies midway (kill -9, a crash, the graph gone) is finished by the next one:
 the wipe writes a ``RebuildState {namespace, holder, started}`` node in its own transaction and
@@ -34,6 +40,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -42,12 +49,15 @@ from hippograph.graph import validate
 from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store import lease
-from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.store.store import Row, Store, Tx
 from hippograph.graph.write import episodes, ids
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit
 
 log = logging.getLogger(__name__)
+# Applies one logged edit again (``graph.edits.replay``, passed in: the write path sits below
+# the recall package that feedback lives in); returns the action to count.
+EditReplay = Callable[[Store, str, Row], str]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,6 +85,7 @@ def rebuild(
     policy: WritePolicy,
     config: ExtractionConfig = DEFAULT_EXTRACTION,
     lock_lease: timedelta = lease.DEFAULT_LEASE,
+    edits: EditReplay | None = None,
 ) -> RebuildResult:
     """Replace the memories of ``namespace`` by those its log yields (also finishing a
     rebuild of it that died midway). Raises ``LockHeld`` while a consolidation or another
@@ -83,11 +94,13 @@ def rebuild(
     policy: the write policy (privacy filter, tag inference, limits) the replay applies.
     config: the extractor and decider (the configured LLM or the offline ones).
     lock_lease: the consolidation lock's lease, renewed while the rebuild runs.
+    edits: replays the log's edits (supersede, link, tag, untag, feedback) in their place;
+        None leaves them out.
     """
     validate.namespace(namespace)
     holder = lease.new_holder("rebuild")
     with lease.held(store, holder, now_iso(), lock_lease):
-        return _rebuild(store, embedder, namespace, holder, policy, config)
+        return _rebuild(store, embedder, namespace, holder, policy, config, edits)
 
 
 def unfinished(store: Store) -> list[Unfinished]:
@@ -104,6 +117,7 @@ def resume(
     config: ExtractionConfig = DEFAULT_EXTRACTION,
     lock_lease: timedelta = lease.DEFAULT_LEASE,
     namespace: str | None = None,
+    edits: EditReplay | None = None,
 ) -> dict[str, RebuildResult]:
     """Finish every rebuild that died midway (of ``namespace`` only, when given), by
     namespace. Raises ``LockHeld`` while the lock is held (by a rebuild still running, or by a
@@ -118,8 +132,9 @@ def resume(
             left.namespace, left.holder, left.started,
         )  # fmt: skip
         done[left.namespace] = rebuild(
-            store, embedder, left.namespace, policy=policy, config=config, lock_lease=lock_lease
-        )
+            store, embedder, left.namespace, policy=policy, config=config, lock_lease=lock_lease,
+            edits=edits,
+        )  # fmt: skip
     return done
 
 
@@ -130,6 +145,7 @@ def _rebuild(
     holder: str,
     policy: WritePolicy,
     config: ExtractionConfig,
+    edits: EditReplay | None,
 ) -> RebuildResult:
     def wipe(tx: Tx) -> None:
         tx.run("rebuild/begin", namespace=namespace, holder=holder, now=now_iso())
@@ -146,6 +162,8 @@ def _rebuild(
     ]
     timeline: list[tuple[str, int, Any]] = [(e.recorded_at, 1, e) for e in turns]
     timeline += [(r["at"], 0, r) for r in events]  # a remember sorts before turns of its instant
+    if edits is not None:  # an edit after the memories of its instant
+        timeline += [(r["at"], 2, r) for r in store.read("edit/list", namespace=namespace)]
     timeline.sort(key=lambda t: (t[0], t[1]))
     actions: Counter[str] = Counter()
     waiting: list[episodes.Episode] = []
@@ -155,6 +173,9 @@ def _rebuild(
             continue
         actions.update(_flush(store, embedder, waiting, policy, config))
         waiting = []
+        if kind == 2 and edits is not None:
+            actions[edits(store, namespace, entry)] += 1
+            continue
         items = [_item(json.loads(raw)) for raw in entry["items"]]
         outcomes = commit(
             store, embedder, namespace, items, source="rebuild", decider=config.decider,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 
 import pytest
 
-from hippograph.graph import memories
+from hippograph.graph import edits, memories
+from hippograph.graph.errors import NotFound
 from hippograph.graph.model import NewMemory
+from hippograph.graph.recall import feedback
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import episodes, rebuild
 from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
@@ -106,3 +109,62 @@ def test_rebuild_keeps_the_ids_of_the_memories_it_reconstructs(rt: Runtime, name
         assert memories.get(rt.store, namespace, result.memory.id).content == result.memory.content
     do_rebuild(rt, namespace)
     assert states(rt, namespace) == before
+
+
+def edited(rt: Runtime, ns: str) -> tuple[object, ...]:
+    """What the edits change: per memory its status, successor, tags and ratings; the
+    explicit links with their weight and confidence."""
+    rows = rt.store.driver.execute_query(
+        "MATCH (m:Memory) WHERE m.namespace = $ns "
+        "RETURN m.id AS id, m.status AS status, m.helpful_count AS up, "
+        "m.unhelpful_count AS down",
+        ns=ns,
+        database_=rt.store.database,
+    ).records
+    links = rt.store.driver.execute_query(
+        "MATCH (a:Memory)-[r:RELATES_TO]->(b:Memory) WHERE a.namespace = $ns "
+        "RETURN a.id AS a, b.id AS b, r.weight AS w, r.confidence AS c",
+        ns=ns,
+        database_=rt.store.database,
+    ).records
+    by_id = {m.id: m for m in every(rt, ns)}
+    nodes = sorted(
+        (r["id"], r["status"], by_id[r["id"]].superseded_by, tuple(sorted(by_id[r["id"]].tags)),
+         r["up"], r["down"])
+        for r in rows
+    )  # fmt: skip
+    return tuple(nodes), tuple(sorted((r["a"], r["b"], r["w"], r["c"]) for r in links))
+
+
+def test_rebuild_replays_the_edits_made_since(rt: Runtime, namespace: str) -> None:
+    ingest(rt, namespace, turn("s1", 0, "I adopted a puppy named Max."))
+    [max_] = active(rt, namespace)
+    tea, paris, lima = (
+        r.memory
+        for r in remember(
+            rt,
+            namespace,
+            NewMemory(content="Sam prefers tea over coffee", tags=("drinks",)),
+            NewMemory(content="Sam's office is in Paris"),
+            NewMemory(content="Sam's office is in Lima"),
+        )
+    )
+    memories.supersede(rt.store, namespace, paris.id, lima.id, reason="the office moved")
+    memories.link(rt.store, namespace, tea.id, max_.id, weight=0.4, confidence=0.5)
+    memories.link(rt.store, namespace, tea.id, max_.id, weight=0.6)  # reinforced: +0.1
+    memories.tag(rt.store, namespace, max_.id, ["pets", "family"])
+    memories.untag(rt.store, namespace, tea.id, ["drinks"])
+    memories.tag(rt.store, namespace, tea.id, ["morning"])
+    feedback.feedback(rt.store, namespace, tea.id, helpful=True)
+    feedback.feedback(rt.store, namespace, lima.id, helpful=False)
+    with pytest.raises(NotFound):  # refused: nothing logged
+        memories.tag(rt.store, namespace, str(uuid.uuid4()), ["ghost"])
+    before, ids = edited(rt, namespace), states(rt, namespace)
+    assert any(status == "superseded" for _, status, *_ in before[0])
+    result = rebuild.rebuild(rt.store, rt.embedder, namespace, policy=rt.policy, edits=edits.replay)
+    assert edited(rt, namespace) == before and states(rt, namespace) == ids
+    assert "edit_skipped" not in result.actions
+    assert result.actions["edit_link"] == 2 and result.actions["edit_feedback"] == 2
+    # Without the edits (None), the log's remembers alone: the supersession is gone.
+    do_rebuild(rt, namespace)
+    assert memories.get(rt.store, namespace, paris.id).status == "active"
