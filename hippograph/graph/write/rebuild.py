@@ -5,8 +5,9 @@ The log is what is never derived: the ``Episode`` nodes (every ingested turn), t
 ``writepath.remember``), the ``Tombstone`` nodes (every forget) and the ``EditEvent`` nodes
 (every supersede, link, tag, untag and feedback, appended by ``memories.log_edit``). Rebuild
 deletes the namespace's memories, tags and decision records, marks every episode unextracted,
-then replays remembers, episodes and edits in the order they were recorded, through the same
-write path and the same edit functions:
+then replays remembers, episodes and edits in the order they were recorded (a turn where it
+was first extracted: it may have waited in the buffer while remembers came in), through the
+same write path and the same edit functions:
 
 - an extracted fact whose content hash was ever forgotten stays forgotten (a forgotten memory
   is not rebuilt, not even as archived: its tombstone is what is left of it);
@@ -157,10 +158,14 @@ def _rebuild(
     # The log is read after the wipe: a remember committed in between is replayed (a NOOP on
     # its own memory) rather than wiped and left out.
     events = store.read("episode/remember_events", namespace=namespace)
-    turns = [
-        episodes.to_episode(r["episode"]) for r in store.read("episode/all", namespace=namespace)
+    rows = [r["episode"] for r in store.read("episode/all", namespace=namespace)]
+    turns = [episodes.to_episode(r) for r in rows]
+    # A turn is replayed when it was first extracted (it may have waited in the buffer while
+    # remembers came in; ``episode/reset_extraction`` keeps the time).
+    timeline: list[tuple[str, int, Any]] = [
+        (r.get("first_extracted_at") or e.recorded_at, 1, e)
+        for r, e in zip(rows, turns, strict=True)
     ]
-    timeline: list[tuple[str, int, Any]] = [(e.recorded_at, 1, e) for e in turns]
     timeline += [(r["at"], 0, r) for r in events]  # a remember sorts before turns of its instant
     if edits is not None:  # an edit after the memories of its instant
         timeline += [(r["at"], 2, r) for r in store.read("edit/list", namespace=namespace)]

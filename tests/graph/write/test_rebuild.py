@@ -168,3 +168,17 @@ def test_rebuild_replays_the_edits_made_since(rt: Runtime, namespace: str) -> No
     # Without the edits (None), the log's remembers alone: the supersession is gone.
     do_rebuild(rt, namespace)
     assert memories.get(rt.store, namespace, paris.id).status == "active"
+
+
+def test_buffered_turns_are_replayed_when_they_were_extracted(rt: Runtime, namespace: str) -> None:
+    """A turn waits in the buffer while a remember states the same fact: the remember's memory
+    came first, the turn's fact reinforced it. Replayed in that order, the id survives."""
+    said = turn("s1", 0, "I went hiking with Ana on Saturday.")
+    episodes.ingest(rt.store, rt.embedder, namespace, [said], policy=rt.policy)  # buffered
+    assert episodes.pending(rt.store, namespace)
+    [given] = remember(rt, namespace, NewMemory(content="Sam: I went hiking with Ana on Saturday."))
+    episodes.extract_pending(rt.store, rt.embedder, namespace, policy=rt.policy, flush=True)
+    before = states(rt, namespace)
+    assert before[given.memory.id][2] == 2  # the turn's fact reinforced the remembered one
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
