@@ -124,18 +124,24 @@ def resume(
     namespace. Raises ``LockHeld`` while the lock is held (by a rebuild still running, or by a
     dead one until its lease runs out): the caller tries again later. Other parameters as in
     ``rebuild``."""
+
+    def mine(left: Unfinished) -> bool:
+        return namespace is None or left.namespace == namespace
+
+    if not any(mine(left) for left in unfinished(store)):
+        return {}  # the usual case: no lock taken
+    holder = lease.new_holder("rebuild")
     done = {}
-    for left in unfinished(store):
-        if namespace is not None and left.namespace != namespace:
-            continue
-        log.warning(
-            "finishing the rebuild of %s that %s started at %s and did not finish",
-            left.namespace, left.holder, left.started,
-        )  # fmt: skip
-        done[left.namespace] = rebuild(
-            store, embedder, left.namespace, policy=policy, config=config, lock_lease=lock_lease,
-            edits=edits,
-        )  # fmt: skip
+    with lease.held(store, holder, now_iso(), lock_lease):
+        # Read again under the lock: a run that was alive has finished (and unmarked) meanwhile.
+        for left in filter(mine, unfinished(store)):
+            log.warning(
+                "finishing the rebuild of %s that %s started at %s and did not finish",
+                left.namespace, left.holder, left.started,
+            )  # fmt: skip
+            done[left.namespace] = _rebuild(
+                store, embedder, left.namespace, holder, policy, config, edits
+            )
     return done
 
 
