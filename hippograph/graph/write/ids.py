@@ -8,9 +8,12 @@ replaying the log, gives every memory it reconstructs the id it had.
   nothing about the chunk enters the id.
 
 An item whose outcome is not a new memory (NOOP, UPDATE: it lands in an existing one) leaves
-its id unused; the client was given the target's id, which is stable in turn. Events logged
-before ids were derived (RememberEvents of older versions) get these ids at their first
-rebuild, and keep them from then on.
+its id unused; the client was given the target's id, which is stable in turn.
+
+Stores written before ids were derived: at its first rebuild each RememberEvent is given the
+ids its items are replayed under (``RememberEvent.ids``): the random ids its remember gave, as
+its ``Decision`` records still hold them, else these. Facts such a store extracted get these
+ids at that first rebuild (new ones), and keep them from then on.
 """
 
 from __future__ import annotations

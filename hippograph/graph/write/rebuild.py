@@ -20,11 +20,12 @@ What is kept: with the same extractor and decider (the offline ones are determin
 rebuild yields the same memories under the same ids (``write.ids``: a memory's id derives
 from the log entry that made it), with their contents, statuses, strengths, tags, supersessions,
 contradictions, explicit links and ratings. Not kept: facts an LLM extracts or decides
-differently the second time (new content, new id); ids of memories made by remembers logged
-before ids were derived (they get new ids at their first rebuild, stable from then on); edits
-made before they were logged; service-clock stamps of the replayed writes (``recorded_at``,
-``superseded_at``, a link's ``created_at`` take the rebuild's time); uses, recall effects and
-consolidation, which the next consolidation run redoes.
+differently the second time (new content, new id); ids of facts extracted before ids were
+derived (new at the first rebuild, stable from then on: remembers of that time keep theirs,
+read from their decisions); edits made before they were logged; service-clock stamps of the
+replayed writes (``recorded_at``, ``superseded_at``, a link's ``created_at`` take the
+rebuild's time); uses, recall effects and consolidation, which the next consolidation run
+redoes.
 
 A rebuild that dies midway (kill -9, a crash, the graph gone) is finished by the next one:
 the wipe writes a ``RebuildState {namespace, holder, started}`` node in its own transaction and
@@ -47,7 +48,7 @@ from datetime import timedelta
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso
+from hippograph.graph.model import ChunkPosition, NewMemory, Source, content_hash, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store import lease
 from hippograph.graph.store.store import Row, Store, Tx
@@ -154,8 +155,12 @@ def _rebuild(
     config: ExtractionConfig,
     edits: EditReplay | None,
 ) -> RebuildResult:
+    kept = _replay_ids(store, namespace)
+
     def wipe(tx: Tx) -> None:
         tx.run("rebuild/begin", namespace=namespace, holder=holder, now=now_iso())
+        if kept:  # before the decisions they were read from are deleted
+            tx.run("rebuild/keep_ids", namespace=namespace, rows=kept)
         for name in ("episode/wipe_memories", "episode/wipe_tags", "episode/wipe_decisions"):
             tx.run(name, namespace=namespace)
         tx.run("episode/reset_extraction", namespace=namespace)
@@ -191,7 +196,7 @@ def _rebuild(
         outcomes = commit(
             store, embedder, namespace, items, source="rebuild", decider=config.decider,
             respect_tombstones=True, tombstones_before=entry["at"],
-            ids=ids.remembered(namespace, entry["id"], len(items)),
+            ids=entry["ids"] or ids.remembered(namespace, entry["id"], len(items)),
         )  # fmt: skip
         actions.update(o.action for o in outcomes)
     actions.update(_flush(store, embedder, waiting, policy, config))
@@ -200,6 +205,30 @@ def _rebuild(
     return RebuildResult(
         episodes=len(turns), remember_events=len(events), active=int(active), actions=dict(actions)
     )
+
+
+def _replay_ids(store: Store, namespace: str) -> list[dict[str, Any]]:
+    """For each RememberEvent without ``ids`` yet: the ids its items are to be replayed under.
+    Those ``write.ids`` derives, except where the event's remember (logged before ids were
+    derived) created a memory under a random id, which its ``Decision`` still records."""
+    events = [r for r in store.read("episode/remember_events", namespace=namespace) if not r["ids"]]
+    if not events:
+        return []
+    made = {
+        (r["at"], r["content_hash"]): r["memory_id"]
+        for r in store.read("rebuild/remembered_ids", namespace=namespace)
+    }
+    rows, used = [], set()
+    for event in events:
+        hashes = [content_hash(json.loads(raw)["content"]) for raw in event["items"]]
+        given = []
+        for h, derived in zip(hashes, ids.remembered(namespace, event["id"], len(hashes)),
+                              strict=True):  # fmt: skip
+            old = made.get((event["at"], h))
+            given.append(old if old is not None and old not in used else derived)
+            used.add(given[-1])
+        rows.append({"id": event["id"], "ids": given})
+    return rows
 
 
 def _flush(

@@ -262,11 +262,16 @@ def commit(
 
 def _fresh_ids(store: Store, namespace: str, ids: Sequence[str] | None, count: int) -> list[str]:
     """The id each item's new memory would get: ``ids`` where none of the namespace's memories
-    holds it yet (a memory written meanwhile under the same derived id keeps it), else random."""
+    holds it yet (a memory written meanwhile under the same derived id keeps it) and no earlier
+    item of the batch has it, else random."""
     if ids is None:
         return [str(uuid.uuid4()) for _ in range(count)]
     taken = {r["id"] for r in store.read("memory/existing_ids", namespace=namespace, ids=list(ids))}
-    return [str(uuid.uuid4()) if i in taken else i for i in ids]
+    fresh = []
+    for i in ids:
+        fresh.append(str(uuid.uuid4()) if i in taken else i)
+        taken.add(i)
+    return fresh
 
 
 def _candidate(item: NewMemory) -> Candidate:

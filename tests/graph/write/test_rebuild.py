@@ -182,3 +182,32 @@ def test_buffered_turns_are_replayed_when_they_were_extracted(rt: Runtime, names
     assert before[given.memory.id][2] == 2  # the turn's fact reinforced the remembered one
     do_rebuild(rt, namespace)
     assert states(rt, namespace) == before
+
+
+def test_memories_remembered_before_ids_were_derived_keep_theirs(
+    rt: Runtime, namespace: str
+) -> None:
+    """A store written by an older version: its remembers created memories under random ids
+    (recorded in their decisions). The first rebuild gives them back, and so does the next."""
+    given = remember(
+        rt,
+        namespace,
+        NewMemory(content="Sam prefers tea over coffee"),
+        NewMemory(content="Sam's office is in Lima"),
+    )
+    old = {}
+    for result in given:
+        old[result.memory.id] = str(uuid.uuid4())
+        rt.store.driver.execute_query(
+            "MATCH (m:Memory {id: $id}) SET m.id = $old "
+            "WITH m MATCH (d:Decision {memory_id: $id}) SET d.memory_id = $old",
+            id=result.memory.id,
+            old=old[result.memory.id],
+            database_=rt.store.database,
+        )
+    before = states(rt, namespace)
+    assert set(before) == set(old.values())
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
+    do_rebuild(rt, namespace)  # the decisions are the rebuild's now: the event kept the ids
+    assert states(rt, namespace) == before
