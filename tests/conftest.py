@@ -24,7 +24,8 @@ _OPEN: list[Runtime] = []
 # Nodes carrying a namespace property (wiped per test namespace).
 NAMESPACED_LABELS = (
     "Memory", "Tag", "Cluster", "Tombstone", "RecallSession", "Episode", "Decision",
-    "RememberEvent", "Gap", "CoreBlock", "CoreChange", "Profile",
+    "RememberEvent", "Gap", "CoreBlock", "CoreChange", "Profile", "RebuildState",
+    "EditEvent",
 )  # fmt: skip
 # Every label Hippograph writes; a Neo4j test database holding others is refused.
 HIPPOGRAPH_LABELS = (

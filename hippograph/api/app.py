@@ -1,13 +1,15 @@
 """The Starlette app: GraphQL (with GraphiQL) at /graphql, MCP (Streamable HTTP) at /mcp,
 liveness at /healthz, the pages' files under /static (api/web.py).
 
-The graph driver, the embedded engine and the embedding model open once, in the lifespan.
+The graph driver, the embedded engine and the embedding model open once, in the lifespan,
+which then finishes, in the background, any rebuild that died midway (``jobs.consolidate``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -28,6 +30,7 @@ from hippograph.api.schema import schema
 from hippograph.graph.errors import HippographError, RateLimited
 from hippograph.graph.recall import warmup
 from hippograph.graph.runtime import Runtime
+from hippograph.jobs.consolidate import finish_rebuilds
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -124,12 +127,17 @@ def create_app(
             return
         opened = await run_in_threadpool(Runtime.open, settings, attach=False)
         app.state.runtime = opened
+        stop = threading.Event()
         try:
             await run_in_threadpool(_warm, opened)
+            threading.Thread(
+                target=finish_rebuilds, args=(opened, stop), name="rebuild-resume", daemon=True
+            ).start()
             if on_ready is not None:
                 on_ready()
             yield
         finally:
+            stop.set()
             await run_in_threadpool(opened.close)
 
     # GET is for reading: Strawberry runs no mutation over it, and recall, which records session

@@ -287,7 +287,9 @@ class IngestMutation:
         return ConsolidationReport.of(report)
 
     @strawberry.mutation(
-        description="Rebuild a namespace's memories from its episodes, remembers and tombstones."
+        description="Rebuild a namespace's memories from its log (episodes, remembers, forgets "
+        "and edits), under the ids they had. A rebuild interrupted midway is finished by the "
+        "next one (or at the server's start)."
     )
     async def rebuild(self, info: Info, namespace: str) -> RebuildPayload | None:
         rt = runtime(info)

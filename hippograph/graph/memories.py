@@ -2,6 +2,9 @@
 come in through the one write path, ``graph.write.writepath.remember``.
 
 Every function takes the store and a namespace; every statement filters by that namespace.
+Edits after the fact (supersede, link, tag, untag, and ``recall.feedback``) append an
+``EditEvent {kind, args, at}`` in their transaction (``log_edit``): ``rebuild`` replays them
+(``graph.edits``) after the memories they name are back, under the same ids.
 """
 
 from __future__ import annotations
@@ -314,7 +317,17 @@ def forget(
     return memory_id
 
 
-def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason: str = "") -> None:
+def log_edit(tx: Tx, namespace: str, kind: str, args: dict[str, Any]) -> None:
+    """Append the edit ``kind`` with its arguments (the values as written: validated and, by
+    the API, privacy-filtered) to the namespace's log, in the edit's transaction."""
+    event = {"id": str(uuid.uuid4()), "namespace": namespace, "at": now_iso(), "kind": kind,
+             "args": json.dumps(args, sort_keys=True)}  # fmt: skip
+    tx.run("edit/record", event=event)
+
+
+def supersede(
+    store: Store, namespace: str, old_id: str, new_id: str, *, reason: str = "", log: bool = True
+) -> None:
     """Mark ``old_id`` as superseded by ``new_id`` (a ``SUPERSEDES`` edge; ``old_id`` stays as
     history). Supersession is a set of chains (``graph/chains.py``): if ``old_id`` is already
     superseded, ``new_id`` supersedes the head of its chain instead (its current successor),
@@ -325,6 +338,7 @@ def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason:
     namespace: the namespace holding both memories.
     old_id, new_id: the memory replaced and the one replacing it (``NotFound`` if absent).
     reason: kept on the edge.
+    log: append the edit to the log (False: ``rebuild`` replaying it).
     """
     validate.namespace(namespace)
     old_id = validate.memory_id(old_id, "oldId")
@@ -339,6 +353,9 @@ def supersede(store: Store, namespace: str, old_id: str, new_id: str, *, reason:
         )
         if rows:
             tx.run("memory/supersede", namespace=namespace, now=now_iso(), rows=rows)
+        if log:
+            log_edit(tx, namespace, "supersede", {"old_id": old_id, "new_id": new_id,
+                                                  "reason": reason})  # fmt: skip
 
     store.write_tx(work)
 
@@ -353,8 +370,10 @@ def link(
     weight: float = 1.0,
     confidence: float = 1.0,
     kind: str = "explicit",
+    log: bool = True,
 ) -> tuple[float, float]:
-    """Create (or reinforce) an edge between two memories of the namespace."""
+    """Create (or reinforce) an edge between two memories of the namespace; ``log`` as in
+    ``supersede``."""
     validate.namespace(namespace)
     from_id = validate.memory_id(from_id, "from")
     to_id = validate.memory_id(to_id, "to")
@@ -377,6 +396,10 @@ def link(
             kind=kind,
             now=now_iso(),
         )[0]
+        if log:
+            args = {"from_id": from_id, "to_id": to_id, "relation": relation, "weight": weight,
+                    "confidence": confidence, "kind": kind}  # fmt: skip
+            log_edit(tx, namespace, "link", args)
         return float(row["weight"]), float(row["confidence"])
 
     return store.write_tx(work)
@@ -391,7 +414,9 @@ def _require(tx: Tx, namespace: str, ids: dict[str, str]) -> None:
             raise NotFound("memory", memory_id, field=field)
 
 
-def tag(store: Store, namespace: str, memory_id: str, names: Sequence[str]) -> Memory:
+def tag(
+    store: Store, namespace: str, memory_id: str, names: Sequence[str], *, log: bool = True
+) -> Memory:
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
     clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
@@ -404,12 +429,16 @@ def tag(store: Store, namespace: str, memory_id: str, names: Sequence[str]) -> M
             now=now_iso(),
             pairs=[{"memory_id": memory_id, "tag": t} for t in clean],
         )
+        if log:
+            log_edit(tx, namespace, "tag", {"memory_id": memory_id, "names": clean})
 
     store.write_tx(work)
     return get(store, namespace, memory_id)
 
 
-def untag(store: Store, namespace: str, memory_id: str, names: Sequence[str]) -> Memory:
+def untag(
+    store: Store, namespace: str, memory_id: str, names: Sequence[str], *, log: bool = True
+) -> Memory:
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
     clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
@@ -418,6 +447,8 @@ def untag(store: Store, namespace: str, memory_id: str, names: Sequence[str]) ->
         _require(tx, namespace, {"id": memory_id})
         for t in clean:
             tx.run("tag/detach", namespace=namespace, id=memory_id, uid=f"{namespace}|{t}")
+        if log:
+            log_edit(tx, namespace, "untag", {"memory_id": memory_id, "names": clean})
 
     store.write_tx(work)
     return get(store, namespace, memory_id)

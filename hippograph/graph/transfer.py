@@ -3,9 +3,9 @@ through a fresh store is exact (embeddings included).
 
 Line kinds: ``header``, ``tag``, ``cluster``, ``tombstone``, ``memory``, ``episode`` (the raw
 conversation log), ``decision`` (the write path's decisions, for ``history``), ``remember_event``
-(the explicit remembers ``rebuild`` replays), ``edge``. An edge to an episode carries
-``to_label: Episode``. Import applies nodes first and edges last, so the order of lines inside a
-file does not matter.
+(the explicit remembers ``rebuild`` replays), ``edit_event`` (the edits it replays), ``edge``.
+An edge to an episode carries ``to_label: Episode``. Import applies nodes first and edges last,
+so the order of lines inside a file does not matter.
 """
 
 from __future__ import annotations
@@ -31,12 +31,14 @@ _NODE_FILES = {
     "episode": "import/episodes",
     "decision": "import/decisions",
     "remember_event": "import/remember_events",
+    "edit_event": "import/edit_events",
 }
 # Paged by their key: (kind, export statement, key property).
 _LOGS = (
     ("episode", "export/episodes", "uid"),
     ("decision", "export/decisions", "id"),
     ("remember_event", "export/remember_events", "id"),
+    ("edit_event", "export/edit_events", "id"),
 )
 _EDGE_FILES = {
     "HAS_TAG": "import/edge_has_tag",

@@ -1,8 +1,9 @@
 """The consolidation job, and the runtime-level entry points the API and CLI share.
 
-``job(ctx)`` is what the worker runs on its schedule: it extracts turns whose buffer is due,
-then consolidates graph-wide if the gate says it is due; a run held by another process is
-counted and skipped, not raised.
+``job(ctx)`` is what the worker runs on its schedule: it finishes any rebuild that died midway,
+extracts turns whose buffer is due, then consolidates graph-wide if the gate says it is due; a
+run held by another process is counted and skipped, not raised. ``finish_rebuilds`` is what
+``serve`` runs at start-up, in the background, for the same half-done rebuilds.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 import threading
 from datetime import timedelta
 
+from hippograph.graph import edits
 from hippograph.graph.errors import LockHeld
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.runtime import Runtime, write_policy
@@ -61,10 +63,43 @@ def rebuild_now(rt: Runtime, namespace: str) -> rebuild.RebuildResult:
     try:
         return rebuild.rebuild(
             rt.store, rt.embedder, namespace, policy=rt.policy, config=tools.extraction,
-            lock_lease=lock_lease(rt.settings),
+            lock_lease=lock_lease(rt.settings), edits=edits.replay,
         )  # fmt: skip
     finally:
         tools.close()
+
+
+def resume_rebuilds(rt: Runtime) -> dict[str, rebuild.RebuildResult]:
+    """Finish the rebuilds that died midway (``rebuild.resume``); LockHeld while locked."""
+    if not rebuild.unfinished(rt.store):
+        return {}
+    tools = write_tools(rt)
+    try:
+        return rebuild.resume(
+            rt.store, rt.embedder, policy=rt.policy, config=tools.extraction,
+            lock_lease=lock_lease(rt.settings), edits=edits.replay,
+        )  # fmt: skip
+    finally:
+        tools.close()
+
+
+def finish_rebuilds(rt: Runtime, stop: threading.Event) -> None:
+    """Finish the rebuilds that died midway, waiting for the lock as long as it is held (a
+    dead holder's lease runs out within ``JOB_LOCK_LEASE_S``) unless ``stop`` is set. Best
+    effort: a failure is logged, and the next start-up, worker tick or rebuild tries again."""
+    pause = max(0.5, lock_lease(rt.settings).total_seconds() / 4)
+    while not stop.is_set():
+        try:
+            done = resume_rebuilds(rt)
+        except LockHeld:
+            stop.wait(pause)
+            continue
+        except Exception:  # noqa: BLE001 - a background thread; the marker stays for next time
+            log.exception("finishing a half-done rebuild failed")
+            return
+        for namespace, result in done.items():
+            log.warning("finished the half-done rebuild of %s: %d active", namespace, result.active)
+        return
 
 
 def job(ctx: JobContext) -> None:
@@ -78,6 +113,20 @@ def job(ctx: JobContext) -> None:
     settings = ctx.config.settings
     tools = _write_tools(settings)
     try:
+        if any(ctx.namespace in (None, u.namespace) for u in rebuild.unfinished(ctx.store)):
+            # Before extracting: a half-done rebuild left its turns unextracted.
+            try:
+                done = rebuild.resume(
+                    ctx.store, _embedder(settings), config=tools.extraction,
+                    policy=write_policy(settings, decider=tools.decider),
+                    lock_lease=lock_lease(settings), namespace=ctx.namespace,
+                    edits=edits.replay,
+                )  # fmt: skip
+            except LockHeld as exc:
+                log.info("consolidation skipped: %s", exc.message)
+                ctx.counts["skipped_locked"] = 1
+                return
+            ctx.counts["rebuilds_finished"] = len(done)
         waiting = episodes.pending(ctx.store, ctx.namespace)
         sessions: dict[tuple[str, str], list[episodes.Episode]] = {}
         for e in waiting:

@@ -10,7 +10,7 @@ from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import Store
 from hippograph.graph.write import episodes, writepath
 
-LABELS = ("Episode", "Decision", "RememberEvent")
+LABELS = ("Episode", "Decision", "RememberEvent", "EditEvent")
 
 
 def log_runtime(runtime: Runtime, namespace: str) -> Iterator[Runtime]:

@@ -36,7 +36,9 @@ def test_round_trip_is_exact(runtime: Runtime, namespace: str) -> None:
     memories.forget(runtime.store, namespace, c.memory.id)
     before = _dump(runtime, namespace)
     kinds = sorted({str(x["kind"]) for x in before})
-    assert kinds == ["decision", "edge", "memory", "remember_event", "tag", "tombstone"]
+    assert kinds == [
+        "decision", "edge", "edit_event", "memory", "remember_event", "tag", "tombstone"
+    ]  # fmt: skip
     edge_types = {str(x["type"]) for x in before if x["kind"] == "edge"}
     assert edge_types == {"HAS_TAG", "RELATES_TO", "SUPERSEDES"}
     tag_edges = sum(1 for x in before if x["kind"] == "edge" and x["type"] == "HAS_TAG")

@@ -240,3 +240,41 @@ def test_rebuild_consolidate_and_cluster_complete_after_kill_9(tmp_path: Path) -
         assert not any(second["counts"][k] for k in ("merge", "correct", "supersede", "resolve"))
     finally:
         server.stop()
+
+
+def test_a_rebuild_killed_midway_is_finished_at_restart_with_the_same_ids(tmp_path: Path) -> None:
+    """kill -9 once the rebuild has wiped the namespace and replayed part of it; the restarted
+    server finishes it by itself (no second ``rebuild`` call): every memory back, same id."""
+    server = Server(tmp_path / "data", job_lock_lease_s=str(LEASE_S))
+    ns = "killed-rebuild"
+    try:
+        server.start()
+        _seed(server, ns)
+        for i in range(30):  # one event each: the replay commits them one by one
+            ms = [{"content": f"Visitor {i} brought a {['kite', 'drum', 'map'][i % 3]}"}]
+            server.gql(REMEMBER_BATCH, ns=ns, ms=ms)
+        before = server.memory_ids(ns)
+        server.gql(REBUILD, ns=ns)
+        assert server.memory_ids(ns) == before  # a completed rebuild keeps every id
+
+        running = _in_background(server, REBUILD, ns=ns)
+        deadline = time.monotonic() + 120
+        while not 0 < len(seen := server.memory_ids(ns)) < len(before):
+            assert running.is_alive() and time.monotonic() < deadline, server.tail()
+            time.sleep(0.02)
+        server.kill()
+        started = time.monotonic()
+        server.start()
+        while (now := server.memory_ids(ns)) != before:
+            assert time.monotonic() - started < LEASE_S + 120, (len(now), server.tail())
+            time.sleep(0.5)
+        took = time.monotonic() - started
+        print(
+            f"\nrebuild killed with {len(seen)} of {len(before)} memories present; restart "
+            f"finished it in {took:.1f} s (start-up included): {len(now)} present, same ids"
+        )
+        # The resumed run may still be ending (its last steps leave the memories as they are).
+        again, _ = _until_unlocked(lambda: server.gql(REBUILD, ns=ns), LEASE_S + 60)
+        assert server.memory_ids(ns) == before and again["rebuild"]["active"] > 0
+    finally:
+        server.stop()

@@ -34,7 +34,7 @@ from datetime import datetime
 from itertools import combinations
 from typing import Any
 
-from hippograph.graph import clock, validate
+from hippograph.graph import clock, memories, validate
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import normalize_content, parse_iso, to_iso
 from hippograph.graph.store.store import Row, Store, Tx
@@ -247,9 +247,12 @@ def feedback(
     now: datetime | None = None,
     *,
     config: FeedbackConfig = DEFAULT_FEEDBACK,
+    log: bool = True,
 ) -> Rating:
     """Rate a memory. Helpful: base confidence + ``helpful_delta`` (capped at 1), confirmed, and
-    counted as a use. Unhelpful: base confidence x ``unhelpful_factor``. Raises NotFound."""
+    counted as a use. Unhelpful: base confidence x ``unhelpful_factor``. Raises NotFound.
+    ``log``: append the rating to the namespace's edit log (``memories.log_edit``) for
+    ``rebuild``; False when it replays one."""
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id, "memoryId")
     stamp = to_iso(now or clock.now())
@@ -270,6 +273,9 @@ def feedback(
         row = _confidence_row(r, stamp, config.decay)
         row["confirmed_at"] = stamp if helpful else None
         tx.run("feedback/set_confidence", namespace=namespace, rows=[row])
+        if log:
+            args = {"memory_id": memory_id, "helpful": helpful, "at": stamp}
+            memories.log_edit(tx, namespace, "feedback", args)
         return Rating(
             memory_id=memory_id,
             confidence=row["confidence"],

@@ -64,6 +64,7 @@ _COMMON_SCHEMA = (
     "schema/decision_memory_index",
     "schema/decision_target_index",
     "schema/remember_event_id_unique",
+    "schema/edit_event_id_unique",
     "schema/consolidation_state_key_unique",
     "schema/consolidation_run_id_unique",
     "schema/job_lock_name_unique",

@@ -33,7 +33,7 @@ from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso, pa
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
 from hippograph.graph.store.store import Row, Store, Tx
-from hippograph.graph.write import signals
+from hippograph.graph.write import ids, signals
 from hippograph.graph.write.chunks import turn_pieces
 from hippograph.graph.write.extract import ExtractedFact, TurnText, extract_offline
 from hippograph.graph.write.extract_llm import extract_llm
@@ -406,6 +406,7 @@ def _commit_chunk(
         outcomes = commit(
             store, embedder, namespace, items, source="extract", decider=config.decider,
             respect_tombstones=True, episodes=links, extra=mark, vectors=vectors,
+            ids=ids.extracted(namespace, items, links),
         )  # fmt: skip
     except _Taken:
         # A concurrent ingest extracted these turns first: ours rolled back, nothing doubled.

@@ -59,8 +59,10 @@ def add_decision(
     vector: Vector,
     decision: Decision,
     now: str,
+    new_id: str,
 ) -> str:
-    """Add the writes of one decision to the plan; return the id of the memory it lands in."""
+    """Add the writes of one decision to the plan; return the id of the memory it lands in
+    (``new_id`` when it creates one)."""
     target = decision.target
     tags = list(item.tags)
     if decision.action == "NOOP" and target:
@@ -85,7 +87,6 @@ def add_decision(
         )  # fmt: skip
         plan.tag_pairs += [{"memory_id": target, "tag": t} for t in tags]
         return target
-    new_id = str(uuid.uuid4())
     props = {**memories.node_props(namespace, item, digest, key, vector, now), "id": new_id}
     plan.creates.append(props)
     plan.written[new_id] = memories.to_memory({"memory": props, "tags": tags})
@@ -144,9 +145,11 @@ def add_outcome(
     plan.decisions.append({k: v for k, v in row.items() if v is not None and v != []})
 
 
-def remember_event(namespace: str, items: Sequence[NewMemory], now: str) -> dict[str, Any]:
+def remember_event(
+    namespace: str, items: Sequence[NewMemory], now: str, event_id: str | None = None
+) -> dict[str, Any]:
     return {
-        "id": str(uuid.uuid4()),
+        "id": event_id or str(uuid.uuid4()),
         "namespace": namespace,
         "at": now,
         "items": [json.dumps(as_dict(item), sort_keys=True) for item in items],

@@ -32,6 +32,7 @@ from hippograph.graph.errors import Conflict
 from hippograph.graph.model import NewMemory, RememberResult, content_hash, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.write import ids as derived_ids
 from hippograph.graph.write import scrub
 from hippograph.graph.write.decide import Candidate, Decider, Decision, OfflineDecider
 from hippograph.graph.write.neighbours import BatchIndex, nearest, stored_neighbours, tombstoned
@@ -97,6 +98,7 @@ def remember(
     """
     validate.namespace(namespace)
     prepared = prepare(items, policy)
+    event_id = str(uuid.uuid4())
     outcomes = commit(
         store,
         embedder,
@@ -105,6 +107,8 @@ def remember(
         source="remember",
         decider=policy.decider,
         record_event=True,
+        event_id=event_id,
+        ids=derived_ids.remembered(namespace, event_id, len(prepared)),
     )
     # Memories this batch created and left alone are returned as written; only the others
     # (reinforced, updated, superseded) are read back.
@@ -146,6 +150,8 @@ def commit(
     episodes: Sequence[Sequence[str]] | None = None,
     extra: Callable[[Tx], None] | None = None,
     vectors: Sequence[Any] | None = None,
+    ids: Sequence[str] | None = None,
+    event_id: str | None = None,
 ) -> list[Outcome]:
     """Decide and apply ``items`` (already validated and privacy-filtered by ``prepare``).
 
@@ -160,6 +166,10 @@ def commit(
         episodes: per item, the uids of the ``Episode`` nodes it was derived from.
         extra: more work for the same transaction (e.g. marking episodes extracted).
         vectors: the items' embeddings when the caller computed them (in one larger batch).
+        ids: per item, the id of the memory it creates, if it creates one (``write.ids``:
+            derived from the log, so a rebuild gives the same); None: random ids. An id
+            already taken in the namespace is replaced by a random one.
+        event_id: with record_event, the ``RememberEvent``'s id (``ids`` derive from it).
     """
     decider = decider or OfflineDecider()
     now = now_iso()
@@ -176,6 +186,7 @@ def commit(
         r["key"]: r["id"]
         for r in store.read("memory/find_existing", namespace=namespace, keys=list(set(keys)))
     }
+    fresh = _fresh_ids(store, namespace, ids, len(items))
     scopes = [memories.scope_key(item) for item in items]
     stored = stored_neighbours(store, namespace, items, vectors, scopes)
     plan = Plan()
@@ -208,7 +219,7 @@ def commit(
                 neighbours = nearest(stored[i], item, vector, scope, batch, gone)
                 decision = decider.decide(_candidate(item), neighbours)
             memory_id = add_decision(
-                plan, namespace, item, digests[i], keys[i], vector, decision, now
+                plan, namespace, item, digests[i], keys[i], vector, decision, now, fresh[i]
             )
             add_outcome(plan, namespace, now, source, decision_id, item, digests[i], links,
                         decision, memory_id)  # fmt: skip
@@ -223,7 +234,7 @@ def commit(
         if o.memory_id
         for uid in item_links
     ]
-    event = remember_event(namespace, items, now) if record_event else None
+    event = remember_event(namespace, items, now, event_id) if record_event else None
 
     def work(tx: Tx) -> None:
         write(tx, namespace, plan, now, derive, event)
@@ -239,6 +250,7 @@ def commit(
             store, embedder, namespace, items, source=source, decider=decider,
             respect_tombstones=respect_tombstones, tombstones_before=tombstones_before,
             record_event=record_event, episodes=episodes, extra=extra, vectors=vectors,
+            ids=ids, event_id=event_id,
         )  # fmt: skip
     changed = {o.target for o in plan.outcomes if o.target}  # NOOP, UPDATE, SUPERSEDE, ...
     return [
@@ -247,6 +259,20 @@ def commit(
         else o
         for o in plan.outcomes
     ]
+
+
+def _fresh_ids(store: Store, namespace: str, ids: Sequence[str] | None, count: int) -> list[str]:
+    """The id each item's new memory would get: ``ids`` where none of the namespace's memories
+    holds it yet (a memory written meanwhile under the same derived id keeps it) and no earlier
+    item of the batch has it, else random."""
+    if ids is None:
+        return [str(uuid.uuid4()) for _ in range(count)]
+    taken = {r["id"] for r in store.read("memory/existing_ids", namespace=namespace, ids=list(ids))}
+    fresh = []
+    for i in ids:
+        fresh.append(str(uuid.uuid4()) if i in taken else i)
+        taken.add(i)
+    return fresh
 
 
 def _candidate(item: NewMemory) -> Candidate:

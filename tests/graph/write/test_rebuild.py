@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 
 import pytest
 
-from hippograph.graph import memories
+from hippograph.graph import edits, memories
+from hippograph.graph.errors import NotFound
 from hippograph.graph.model import NewMemory
+from hippograph.graph.recall import feedback
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import episodes, rebuild
-from tests.graph.log_fixtures import active, log_runtime, remember, turn
+from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
 
 
 @pytest.fixture
@@ -72,3 +75,139 @@ def test_forgotten_facts_stay_forgotten_and_a_later_remember_wins(
     assert {c for c, _, _ in before} == {"Sam's favourite colour is green"}
     do_rebuild(rt, namespace)
     assert {c for c, _, _ in facts(rt, namespace)} == {"Sam's favourite colour is green"}
+
+
+def states(rt: Runtime, ns: str) -> dict[str, tuple[str, str, int]]:
+    """Every memory (active or not) by id: content, status, strength."""
+    return {m.id: (m.content, m.status, m.strength) for m in every(rt, ns)}
+
+
+def test_rebuild_keeps_the_ids_of_the_memories_it_reconstructs(rt: Runtime, namespace: str) -> None:
+    ingest(
+        rt,
+        namespace,
+        turn("s1", 0, "I work at Google as an engineer."),
+        turn("s1", 1, "I adopted a puppy named Max."),
+        turn("s1", 2, " ".join(f"garden{i}" for i in range(3400))),  # over 32 KiB: pieces
+    )
+    given = remember(
+        rt,
+        namespace,
+        NewMemory(content="Sam prefers tea over coffee", tags=("drinks",)),
+        NewMemory(content="Sam lives in Paris"),
+    )
+    again = remember(rt, namespace, NewMemory(content="Sam prefers tea over coffee"))  # NOOP
+    moved = remember(rt, namespace, NewMemory(content="Sam now lives in Lima"))  # SUPERSEDE
+    ingest(rt, namespace, turn("s2", 0, "I now work at Microsoft as an engineer."))
+    before = states(rt, namespace)
+    assert again[0].action == "NOOP" and again[0].memory.id == given[0].memory.id
+    assert moved[0].action == "SUPERSEDE" and moved[0].target == given[1].memory.id
+    assert sum(1 for c, _, _ in before.values() if "garden" in c) > 1  # the long turn's pieces
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
+    for result in (*given, *again, *moved):
+        assert memories.get(rt.store, namespace, result.memory.id).content == result.memory.content
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
+
+
+def edited(rt: Runtime, ns: str) -> tuple[object, ...]:
+    """What the edits change: per memory its status, successor, tags and ratings; the
+    explicit links with their weight and confidence."""
+    rows = rt.store.driver.execute_query(
+        "MATCH (m:Memory) WHERE m.namespace = $ns "
+        "RETURN m.id AS id, m.status AS status, m.helpful_count AS up, "
+        "m.unhelpful_count AS down",
+        ns=ns,
+        database_=rt.store.database,
+    ).records
+    links = rt.store.driver.execute_query(
+        "MATCH (a:Memory)-[r:RELATES_TO]->(b:Memory) WHERE a.namespace = $ns "
+        "RETURN a.id AS a, b.id AS b, r.weight AS w, r.confidence AS c",
+        ns=ns,
+        database_=rt.store.database,
+    ).records
+    by_id = {m.id: m for m in every(rt, ns)}
+    nodes = sorted(
+        (r["id"], r["status"], by_id[r["id"]].superseded_by, tuple(sorted(by_id[r["id"]].tags)),
+         r["up"], r["down"])
+        for r in rows
+    )  # fmt: skip
+    return tuple(nodes), tuple(sorted((r["a"], r["b"], r["w"], r["c"]) for r in links))
+
+
+def test_rebuild_replays_the_edits_made_since(rt: Runtime, namespace: str) -> None:
+    ingest(rt, namespace, turn("s1", 0, "I adopted a puppy named Max."))
+    [max_] = active(rt, namespace)
+    tea, paris, lima = (
+        r.memory
+        for r in remember(
+            rt,
+            namespace,
+            NewMemory(content="Sam prefers tea over coffee", tags=("drinks",)),
+            NewMemory(content="Sam's office is in Paris"),
+            NewMemory(content="Sam's office is in Lima"),
+        )
+    )
+    memories.supersede(rt.store, namespace, paris.id, lima.id, reason="the office moved")
+    memories.link(rt.store, namespace, tea.id, max_.id, weight=0.4, confidence=0.5)
+    memories.link(rt.store, namespace, tea.id, max_.id, weight=0.6)  # reinforced: +0.1
+    memories.tag(rt.store, namespace, max_.id, ["pets", "family"])
+    memories.untag(rt.store, namespace, tea.id, ["drinks"])
+    memories.tag(rt.store, namespace, tea.id, ["morning"])
+    feedback.feedback(rt.store, namespace, tea.id, helpful=True)
+    feedback.feedback(rt.store, namespace, lima.id, helpful=False)
+    with pytest.raises(NotFound):  # refused: nothing logged
+        memories.tag(rt.store, namespace, str(uuid.uuid4()), ["ghost"])
+    before, ids = edited(rt, namespace), states(rt, namespace)
+    assert any(status == "superseded" for _, status, *_ in before[0])
+    result = rebuild.rebuild(rt.store, rt.embedder, namespace, policy=rt.policy, edits=edits.replay)
+    assert edited(rt, namespace) == before and states(rt, namespace) == ids
+    assert "edit_skipped" not in result.actions
+    assert result.actions["edit_link"] == 2 and result.actions["edit_feedback"] == 2
+    # Without the edits (None), the log's remembers alone: the supersession is gone.
+    do_rebuild(rt, namespace)
+    assert memories.get(rt.store, namespace, paris.id).status == "active"
+
+
+def test_buffered_turns_are_replayed_when_they_were_extracted(rt: Runtime, namespace: str) -> None:
+    """A turn waits in the buffer while a remember states the same fact: the remember's memory
+    came first, the turn's fact reinforced it. Replayed in that order, the id survives."""
+    said = turn("s1", 0, "I went hiking with Ana on Saturday.")
+    episodes.ingest(rt.store, rt.embedder, namespace, [said], policy=rt.policy)  # buffered
+    assert episodes.pending(rt.store, namespace)
+    [given] = remember(rt, namespace, NewMemory(content="Sam: I went hiking with Ana on Saturday."))
+    episodes.extract_pending(rt.store, rt.embedder, namespace, policy=rt.policy, flush=True)
+    before = states(rt, namespace)
+    assert before[given.memory.id][2] == 2  # the turn's fact reinforced the remembered one
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
+
+
+def test_memories_remembered_before_ids_were_derived_keep_theirs(
+    rt: Runtime, namespace: str
+) -> None:
+    """A store written by an older version: its remembers created memories under random ids
+    (recorded in their decisions). The first rebuild gives them back, and so does the next."""
+    given = remember(
+        rt,
+        namespace,
+        NewMemory(content="Sam prefers tea over coffee"),
+        NewMemory(content="Sam's office is in Lima"),
+    )
+    old = {}
+    for result in given:
+        old[result.memory.id] = str(uuid.uuid4())
+        rt.store.driver.execute_query(
+            "MATCH (m:Memory {id: $id}) SET m.id = $old "
+            "WITH m MATCH (d:Decision {memory_id: $id}) SET d.memory_id = $old",
+            id=result.memory.id,
+            old=old[result.memory.id],
+            database_=rt.store.database,
+        )
+    before = states(rt, namespace)
+    assert set(before) == set(old.values())
+    do_rebuild(rt, namespace)
+    assert states(rt, namespace) == before
+    do_rebuild(rt, namespace)  # the decisions are the rebuild's now: the event kept the ids
+    assert states(rt, namespace) == before
