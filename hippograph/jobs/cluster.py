@@ -14,17 +14,23 @@ finished.
 
 from __future__ import annotations
 
+import logging
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from hippograph.graph.store.store import Tx
+from hippograph.graph.store.store import GraphError, Tx, deleted_underneath
 from hippograph.graph.upkeep.clustering import ClusterResult, cluster, document_frequencies, label
 from hippograph.jobs.runner import JobContext, batches
 
+log = logging.getLogger(__name__)
+
 _READ_PAGE = 10_000
 _PRUNE_BATCH = 10_000
+# A namespace whose memories are deleted while it is clustered (a rebuild's wipe, a forget) is
+# clustered again from a fresh read, at most this many times in all.
+_ATTEMPTS = 3
 
 
 def run(ctx: JobContext) -> None:
@@ -40,7 +46,17 @@ def run(ctx: JobContext) -> None:
     for namespace in namespaces:
         if not ctx.pending(namespace):
             continue
-        _one_namespace(ctx, namespace, done, total)
+        for attempt in range(1, _ATTEMPTS + 1):
+            try:
+                _one_namespace(ctx, namespace, done, total)
+                break
+            except GraphError as exc:
+                # Rerunning is safe: the generation is the same and its writes are idempotent.
+                if attempt == _ATTEMPTS or not deleted_underneath(exc):
+                    raise
+                ctx.counts["reread"] += 1
+                log.info("cluster %s: memories deleted while clustering, read again: %s",
+                         namespace, exc)  # fmt: skip
         done += 1
         ctx.checkpoint(namespace, done, total)
 

@@ -70,6 +70,18 @@ TIMED_OUT_CODES = frozenset({
 })  # fmt: skip
 
 
+# A record a statement reached had been deleted by a transaction that committed meanwhile
+# (Neo4j's code; ArcadeDB's Bolt reports its RecordNotFoundException under it too).
+ENTITY_NOT_FOUND = "Neo.ClientError.Statement.EntityNotFound"
+
+
+def deleted_underneath(error: BaseException) -> bool:
+    """True when ``error`` says a record vanished under a statement: another transaction
+    deleted what it had found. Work that re-reads before it writes may run again."""
+    cause = error.__cause__ if isinstance(error, GraphError) else error
+    return isinstance(cause, neo4j_errors.Neo4jError) and cause.code == ENTITY_NOT_FOUND
+
+
 @contextmanager
 def mapped_errors(timeout_s: float | None = None) -> Iterator[None]:
     """Translate driver exceptions to the Hippograph tree (the single mapping boundary).
