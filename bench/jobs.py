@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph.model import MEMORY_TYPES, to_iso  # noqa: E402
 from hippograph.graph.store.store import Store  # noqa: E402
+from hippograph.graph.write import fulltext  # noqa: E402
 from hippograph.jobs import registry  # noqa: E402
 from hippograph.jobs.config import JOB_NAMES, JobsConfig  # noqa: E402
 from hippograph.jobs.runner import RunOptions  # noqa: E402
@@ -75,10 +76,12 @@ def _memory(
     vector /= np.linalg.norm(vector)
     created = to_iso(now - timedelta(days=float(rng.uniform(0, 365))))
     confidence = float(rng.uniform(0.2, 1.0))
+    content = f"synthetic memory {memory_id[:8]} about topic {int(rng.integers(1000))}"
     return {
         "id": memory_id,
         "namespace": NAMESPACE,
-        "content": f"synthetic memory {memory_id[:8]} about topic {int(rng.integers(1000))}",
+        "content": content,
+        "ft_terms": fulltext.indexed(NAMESPACE, content),
         "content_hash": memory_id,
         "memory_type": MEMORY_TYPES[int(rng.integers(len(MEMORY_TYPES)))],
         "scope": "global",

@@ -50,6 +50,7 @@ from hippograph.api.app import create_app  # noqa: E402
 from hippograph.graph.model import content_hash, now_iso  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.write import fulltext  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 NAMESPACE = "bench"
@@ -100,6 +101,7 @@ def build(
                     "id": ids[i],
                     "namespace": NAMESPACE,
                     "content": text,
+                    "ft_terms": fulltext.indexed(NAMESPACE, text),
                     "content_hash": content_hash(text),
                     "memory_type": "fact",
                     "scope": "global",

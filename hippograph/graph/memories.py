@@ -36,6 +36,7 @@ from hippograph.graph.model import (
 )
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Row, Store, Tx, vector
+from hippograph.graph.write import fulltext
 
 DEFAULT_LIMITS = validate.Limits()
 # search with asOf: how many nearest memories of any status are read per answer wanted.
@@ -97,6 +98,7 @@ def node_props(
         "prerequisites": list(item.prerequisites),
         "warnings": list(item.warnings),
         "embedding": vector(embedding),
+        "ft_terms": fulltext.indexed(namespace, item.content),
     }
     if item.chunk is not None:
         props.update({f"chunk_{k}": v for k, v in asdict(item.chunk).items()})

@@ -18,6 +18,7 @@ from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import now_iso
 from hippograph.graph.store.store import Store
+from hippograph.graph.write import fulltext
 
 FORMAT_VERSION = 1
 PAGE = 500
@@ -77,7 +78,8 @@ def export_lines(store: Store, namespace: str | None = None) -> Iterator[dict[st
             break
         ids = [r["props"]["id"] for r in rows]
         for row in rows:
-            yield {"kind": "memory", "props": row["props"]}
+            props = {k: v for k, v in row["props"].items() if k != "ft_terms"}
+            yield {"kind": "memory", "props": props}
         for edge in store.read("export/memory_edges", ids=ids):
             yield _edge(edge)
         after = ids[-1]
@@ -141,6 +143,8 @@ def import_from(
                 raise InvalidInput(
                     f"line {number}.version", f"must be {FORMAT_VERSION}", limit=FORMAT_VERSION
                 )
+        elif kind == "memory":
+            nodes[kind].append(_indexed(record["props"]))
         elif kind in nodes:
             nodes[kind].append(record["props"])
         elif kind == "edge" and _edge_kind(record) in edges:
@@ -157,6 +161,17 @@ def import_from(
         _apply(store, _EDGE_FILES[kind], rows, None)
         counts[f"edge:{kind}"] = len(rows)
     return counts
+
+
+def _indexed(props: Any) -> Any:
+    """A memory's full-text words are derived, not exported: made again on import, for the
+    namespace it lands in and by this version's words."""
+    if not isinstance(props, dict):
+        return props
+    content, namespace = props.get("content"), props.get("namespace")
+    if isinstance(content, str) and isinstance(namespace, str):
+        return {**props, "ft_terms": fulltext.indexed(namespace, content)}
+    return props
 
 
 def _edge_kind(record: dict[str, Any]) -> str:

@@ -10,15 +10,18 @@ import pytest
 
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import Store
+from hippograph.graph.write import fulltext
 
 
 def add_memory(store: Store, namespace: str, **props: Any) -> str:
     """Create one memory with sensible defaults; returns its id."""
     memory_id = props.pop("id", None) or str(uuid.uuid4())
+    content = props.pop("content", f"memory {memory_id[:8]}")
     row = {
         "id": memory_id,
         "namespace": namespace,
-        "content": props.pop("content", f"memory {memory_id[:8]}"),
+        "content": content,
+        "ft_terms": fulltext.indexed(namespace, content),
         "content_hash": memory_id,
         "memory_type": "fact",
         "scope": "global",

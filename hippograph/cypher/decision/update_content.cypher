@@ -3,6 +3,7 @@ MATCH (m:Memory {id: row.id})
 WHERE m.namespace = $namespace AND m.status = 'active'
 SET m.history = coalesce(m.history, []) + [row.previous],
     m.content = row.content,
+    m.ft_terms = row.ft_terms,
     m.content_hash = row.content_hash,
     m.dedup_key = row.dedup_key,
     m.embedding = row.embedding,

@@ -11,4 +11,4 @@ WITH eid, b, coalesce(r.weight, 1.0) * coalesce(r.confidence, 1.0) AS strength
 ORDER BY strength DESC
 WITH eid, collect(b)[0..$fan_out] AS near
 UNWIND near AS b
-RETURN elementId(b) AS eid, labels(b) AS labels, b {.*, embedding: null, centroid: null} AS node
+RETURN elementId(b) AS eid, labels(b) AS labels, b {.*, embedding: null, ft_terms: null, centroid: null} AS node

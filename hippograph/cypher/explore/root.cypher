@@ -4,4 +4,4 @@
 MATCH (m:Memory {id: $id})
 WITH m
 WHERE m.namespace = $namespace
-RETURN elementId(m) AS eid, labels(m) AS labels, m {.*, embedding: null} AS node
+RETURN elementId(m) AS eid, labels(m) AS labels, m {.*, embedding: null, ft_terms: null} AS node

@@ -16,4 +16,4 @@ ORDER BY m.created_at DESC, m.id DESC
 LIMIT $limit
 OPTIONAL MATCH (m)-[:HAS_TAG]->(t:Tag)
 WITH m, collect(t.name) AS tags
-RETURN m {.*, embedding: null} AS memory, tags
+RETURN m {.*, embedding: null, ft_terms: null} AS memory, tags

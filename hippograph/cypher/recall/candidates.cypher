@@ -5,5 +5,5 @@ MATCH (m)
 WHERE elementId(m) = wanted[0] AND m.id = wanted[1] AND m.namespace = $namespace
 OPTIONAL MATCH (m)-[:HAS_TAG]->(t:Tag)
 WITH m, collect(t.name) AS tags
-RETURN m {.*, embedding: null} AS memory, tags,
+RETURN m {.*, embedding: null, ft_terms: null} AS memory, tags,
        $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift AS cosine

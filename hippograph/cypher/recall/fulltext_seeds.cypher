@@ -1,7 +1,8 @@
-// The index's best $candidates hits (every namespace shares it), then the caller's filters.
+// The index's best $candidates hits for $query, words keyed by the namespace (write/fulltext.py):
+// the index hands over this namespace's postings only, the namespace is still checked exactly.
 // One row: how many hits the index gave (the caller asks again for more only when the index
-// had more to give) and the kept ones with their text: the caller scores them again by the
-// namespace's own statistics (the index's scores are the whole index's).
+// had more to give) and the kept ones with their text, which the caller scores by BM25 over
+// the namespace's own statistics.
 CALL db.index.fulltext.queryNodes($fulltext_index, $query, {limit: $candidates}) YIELD node
 WITH collect(node) AS hits
 WITH size(hits) AS fetched,

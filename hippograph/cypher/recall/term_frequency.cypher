@@ -1,7 +1,6 @@
-// How many active memories of $namespace the full-text index matches for one word, counted up to
-// $cap (beyond a posting budget only "too many" matters). The index is shared by every
-// namespace: it hands over every namespace's postings and only this namespace's are counted
-// (no limit on the index: one would cut the count by other namespaces' volume).
+// How many active memories of $namespace hold one word ($term, keyed by the namespace: the
+// index hands over this namespace's postings only), counted up to $cap (beyond a posting
+// budget only "too many" matters).
 CALL db.index.fulltext.queryNodes($fulltext_index, $term) YIELD node
 WITH node
 WHERE node.namespace = $namespace AND node.status = 'active'

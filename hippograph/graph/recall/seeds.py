@@ -5,7 +5,6 @@ replaced by its successor."""
 
 from __future__ import annotations
 
-import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -16,17 +15,15 @@ from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import Trace
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write.tagging import STOPWORDS
+from hippograph.graph.write import fulltext
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
 # Reads of one recall that can run beside the query embedding (full-text seeds, negative rules).
 POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hippograph-recall")
 
 
 def query_words(text: str) -> list[str]:
-    """The distinct content words of ``text``, lowercased: nothing Lucene syntax could misread."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    return [w for w in dict.fromkeys(words) if w not in STOPWORDS and len(w) > 1][:32]
+    """The distinct content words of ``text``, lowercased, as the index holds them."""
+    return fulltext.words(text)[: fulltext.MAX_QUERY_WORDS]
 
 
 def fulltext_hits(
@@ -53,7 +50,7 @@ def fulltext_hits(
         found_rows = store.read(
             "recall/fulltext_seeds",
             namespace=ns,
-            query=" OR ".join(words),
+            query=fulltext.query(ns, words),
             statuses=statuses,
             candidates=candidates,
             **scope,

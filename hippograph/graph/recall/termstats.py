@@ -1,48 +1,38 @@
 """Full-text statistics of one namespace, and the BM25 scores and word budget drawn from them.
 
-The full-text index is shared by every namespace, and its own scores use the statistics of the
-whole index: another tenant writing 200 memories with a word moved one memory's score from
-5.13 to 1.24. So the index only finds candidates, and `TermFrequencies.score` scores its hits
-again with BM25 (k1 = 1.2, b = 0.75) over the namespace's own statistics: N its active
-memories, avgdl their average length, df per word the active memories of the namespace the
-index matches for it. One tenant's data never changes another's scores.
+The full-text index holds each memory's words keyed by its namespace (`write.fulltext`), so a
+query is handed this namespace's postings only, and a word's postings are its document
+frequency in the namespace. The index's own scores still use the whole index's N and average
+length, so it only finds candidates, and `TermFrequencies.score` scores its hits again with
+BM25 (k1 = 1.2, b = 0.75) over the namespace's own statistics: N its active memories, avgdl
+their average length, df per word the active memories of the namespace holding it. One
+tenant's data never changes another's candidates, scores or cost (another tenant writing 200
+memories with a word once moved one memory's score from 5.13 to 1.24, and 10,200 of them made
+a fresh namespace drop the word).
 
 Posting budget: ArcadeDB's index scores every posting of every word it is asked for (about
 1 us a posting), however few hits are wanted, so its dialect sets a budget
 (`Dialect.fulltext_max_postings`): a query keeps its rarest words while their document
 frequencies add up to at most the budget (a frequent word carries little weight: its idf is
-about log(N / df); this is Lucene's cut-off frequency, applied by cost). The frequencies are
-the namespace's, so another tenant's volume never removes a word from this namespace's query.
-What stays shared is cost: the index still hands over (and ArcadeDB still scores) every
-tenant's postings of a kept word, and counting a word's frequency reads them all, so a word
-frequent elsewhere makes this namespace's query slower, never different: performance
-cross-talk, not result cross-talk. Neo4j's Lucene index skips postings that cannot rank, so
-its dialect sets no budget; frequencies are still counted, for the scores.
+about log(N / df); this is Lucene's cut-off frequency, applied by cost). Neo4j's Lucene index
+skips postings that cannot rank, so its dialect sets no budget; frequencies are still counted,
+for the scores.
 
 A word's frequency is counted per (namespace, word) once, off the query's path on a thread of
 its own (COUNTER), and reused for TERM_TTL_S seconds (at most MAX_TERMS kept); until it is
 known the word is kept, and scored by the active hits that contain it (exact when the index
-handed over every hit of the namespace, as it does unless the words match more memories of
-every namespace than `CascadeConfig.fulltext_max_candidates`).
+handed over every hit of the namespace, as it does unless the words match more of its
+memories than `CascadeConfig.fulltext_max_candidates`).
 
-Tokens (`term_counts`) follow the index's analyzer (Lucene's standard tokenizer and lower
-case, no stop words, on both backends) closely enough for the ASCII words a query is made of:
-lower case, runs of letters, digits and underscores, joined by `.` or an apostrophe between
-them (``don't``, ``3.14`` and ``u.s`` are one token as in Unicode word segmentation) and by
-`,` or `;` between digits (``1,000``). Lengths are in characters on both sides of dl / avgdl
-(the namespace's average is one aggregate in the engine), which BM25 only uses as a ratio.
-
-Measured against the index's own scores: LoCoMo dev recall@10 78.3% overall, 51.8% multi-hop
-(78.7%, 52.3% before; the unchanged baselines move by up to 0.5 between runs), with exact
-frequencies from the first query on the same; at 20,000 memories the full-text statement's
-p50 14.7 ms, p95 27.5 ms (15.2, 28.0 before), recall p50 41.6 ms (38.9) in-process.
+Tokens (`term_counts`) are the index's by construction: `write.fulltext.tokens`, runs of ASCII
+letters and digits, lower case. Lengths are in characters on both sides of dl / avgdl (the
+namespace's average is one aggregate in the engine), which BM25 only uses as a ratio.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import re
 import threading
 import time
 import weakref
@@ -53,6 +43,7 @@ from dataclasses import dataclass
 
 from hippograph.graph.store.revalidating import Revalidating
 from hippograph.graph.store.store import Row, Store
+from hippograph.graph.write import fulltext
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +55,6 @@ B = 0.75
 UNCAPPED = 2**31 - 1
 # Counts read every tenant's postings of a word: one thread, so they never hold up recalls.
 COUNTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-termstats")
-_TOKEN = re.compile(r"\w+(?:(?:[.'\u2019]|(?<=\d)[,;](?=\d))\w+)*")
 
 
 @dataclass(frozen=True)
@@ -90,7 +80,7 @@ def _corpus(rows: list[Row]) -> Corpus:
 
 def term_counts(text: str, words: Collection[str]) -> Counter[str]:
     """How often each of ``words`` is a token of ``text`` (see the module docstring)."""
-    return Counter(t for t in _TOKEN.findall(text.lower()) if t in words)
+    return Counter(t for t in fulltext.tokens(text) if t in words)
 
 
 def bm25(tf: Mapping[str, int], length: int, df: Mapping[str, int], corpus: Corpus) -> float:
@@ -191,7 +181,10 @@ class TermFrequencies:
         try:
             for word in words:
                 rows = self._store.read(
-                    "recall/term_frequency", namespace=namespace, term=word, cap=cap
+                    "recall/term_frequency",
+                    namespace=namespace,
+                    term=fulltext.term(namespace, word),
+                    cap=cap,
                 )
                 with self._lock:
                     if len(self._known) >= MAX_TERMS:

@@ -24,6 +24,7 @@ class Dialect:
     own_steps: tuple[str, ...] = ()
     # GDS may be present on Neo4j; jobs probe for it. Never available on ArcadeDB.
     may_have_gds: bool = False
+    # The full-text index is over ``Memory.ft_terms``, words keyed by namespace (write/fulltext).
     # Postings a full-text query may score: its rarest words are kept while their document
     # frequencies in the namespace fit (`termstats`). None: the index skips what cannot rank,
     # no budget needed (frequencies are still counted, for BM25).
@@ -75,6 +76,7 @@ _COMMON_SCHEMA = (
     "schema/core_block_namespace_unique",
     "schema/core_change_namespace_index",
     "schema/profile_namespace_unique",
+    "schema/migration_name_unique",
 )
 
 _ARCADEDB_OWN = (
@@ -86,8 +88,13 @@ _ARCADEDB_OWN = (
 NEO4J = Dialect(
     name="neo4j",
     vector_index="memory_embedding",
-    fulltext_index="memory_content",
-    schema=(*_COMMON_SCHEMA, "schema/memory_embedding_index", "schema/memory_content_index"),
+    fulltext_index="memory_terms",
+    schema=(
+        *_COMMON_SCHEMA,
+        "schema/memory_embedding_index",
+        "schema/memory_terms_index",
+        "schema/memory_content_index_drop",
+    ),
     vector_oversample=10,
     may_have_gds=True,
     cosine_scale=2.0,
@@ -97,12 +104,13 @@ NEO4J = Dialect(
 ARCADEDB = Dialect(
     name="arcadedb",
     vector_index="Memory[embedding]",
-    fulltext_index="Memory[content]",
+    fulltext_index="Memory[ft_terms]",
     schema=(
         *_ARCADEDB_OWN,
         *_COMMON_SCHEMA,
         "schema/memory_embedding_index",
-        "schema/memory_content_index",
+        "schema/memory_terms_index",
+        "schema/memory_content_index_drop",
     ),
     vector_oversample=10,
     own_steps=_ARCADEDB_OWN,

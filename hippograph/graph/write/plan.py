@@ -14,6 +14,7 @@ from hippograph.graph import chains, memories
 from hippograph.graph.model import Memory, NewMemory, Reinforcement
 from hippograph.graph.store.store import Tx
 from hippograph.graph.store.store import vector as as_vector
+from hippograph.graph.write import fulltext
 from hippograph.graph.write.decide import Decision
 from hippograph.graph.write.neighbours import Vector
 
@@ -75,6 +76,7 @@ def add_decision(
             {
                 "id": target,
                 "content": item.content,
+                "ft_terms": fulltext.indexed(namespace, item.content),
                 "content_hash": digest,
                 "dedup_key": key,
                 "embedding": as_vector(vector),

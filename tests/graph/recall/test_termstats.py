@@ -14,7 +14,7 @@ from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval, seeds, termstats
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import writepath
+from hippograph.graph.write import fulltext, writepath
 from tests.conftest import wipe
 
 
@@ -47,18 +47,18 @@ def test_bm25_of_a_document_by_hand() -> None:
 
 
 def test_tokens_are_the_ones_the_index_matches(any_runtime: Runtime, namespace: str) -> None:
-    """The tokenizer that counts tf agrees with the index's analyzer on what a word is."""
+    """The tokens that count tf are the ones the index matches, keyed by namespace."""
     texts = [
         "Don't e-mail the U.S office about quokka_bar before 3.14 or 1,000 birds",
         "TAKAHE takahe, Takahe! kea.",
     ]
     remember(any_runtime, namespace, *texts)
-    words = ["don", "e", "mail", "office", "quokka", "bar", "3", "14", "1", "000", "takahe", "kea"]
+    words = ["mail", "office", "quokka", "bar", "14", "000", "takahe", "kea", "birds"]
     for word in words:
         rows = any_runtime.store.read(
             "recall/fulltext_seeds",
             namespace=namespace,
-            query=word,
+            query=fulltext.query(namespace, [word]),
             statuses=["active"],
             candidates=10,
             project=None,
@@ -67,7 +67,32 @@ def test_tokens_are_the_ones_the_index_matches(any_runtime: Runtime, namespace: 
         matched = {h["content"] for h in rows[0]["hits"]}
         counted = {t for t in texts if termstats.term_counts(t, {word})}
         assert matched == counted, word
+        assert matched, word
     assert termstats.term_counts(texts[1], {"takahe", "kea"}) == {"takahe": 3, "kea": 1}
+    # stop words ("don", "the") and single characters are neither indexed nor asked for
+    assert not {"don", "the", "e"} & set(fulltext.words(texts[0]))
+
+
+def test_the_index_hands_over_only_the_namespace_postings(
+    any_runtime: Runtime, namespace: str, other_namespace: str
+) -> None:
+    """Another tenant's volume of a word never reaches this namespace's query: with room for
+    one candidate, the index's one candidate is this namespace's memory, however many the
+    other namespace holds (the cut used to follow the whole index's order)."""
+    remember(any_runtime, other_namespace, *[f"Numbat numbat numbat, note {i}" for i in range(30)])
+    remember(any_runtime, namespace, "We saw one numbat at dusk")
+    rows = any_runtime.store.read(
+        "recall/fulltext_seeds",
+        namespace=namespace,
+        query=fulltext.query(namespace, ["numbat"]),
+        statuses=["active"],
+        candidates=1,
+        project=None,
+        session_id=None,
+    )
+    assert rows[0]["fetched"] == 1
+    assert [h["content"] for h in rows[0]["hits"]] == ["We saw one numbat at dusk"]
+    assert fulltext.namespace_key(namespace) != fulltext.namespace_key(other_namespace)
 
 
 def remember(rt: Runtime, ns: str, *texts: str) -> None:

@@ -28,11 +28,17 @@ def test_every_schema_index_exists_on_the_embedded_engine(runtime: Runtime) -> N
     listed = [
         n for n in runtime.store.dialect.schema
         if n not in runtime.store.dialect.own_steps
-        and n not in ("schema/memory_embedding_index", "schema/memory_content_index")
+        and n not in (
+            "schema/memory_embedding_index",
+            "schema/memory_terms_index",
+            "schema/memory_content_index_drop",
+        )
     ]  # fmt: skip
     missing = {n: _expected(n) for n in listed if _expected(n) not in present}
     assert not missing, missing
-    assert {"Memory[embedding]", "Memory[content]"} <= present
+    assert {"Memory[embedding]", "Memory[ft_terms]"} <= present
+    # the index of content itself (stores before words were keyed by namespace) is dropped
+    assert "Memory[content]" not in present
 
 
 def test_uniqueness_is_enforced_on_the_embedded_engine(runtime: Runtime, namespace: str) -> None:

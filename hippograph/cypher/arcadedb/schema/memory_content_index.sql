@@ -1,1 +1,0 @@
-CREATE INDEX IF NOT EXISTS ON Memory (content) FULL_TEXT

@@ -1,0 +1,7 @@
+// Every memory, a page at a time in id order: what its full-text words are made from.
+MATCH (m:Memory)
+WHERE m.id > $after
+WITH m
+ORDER BY m.id
+LIMIT $limit
+RETURN m.id AS id, m.namespace AS namespace, m.content AS content, m.ft_terms AS ft_terms

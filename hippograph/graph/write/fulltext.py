@@ -1,0 +1,109 @@
+"""What the full-text index holds for a memory: its words, each keyed by its namespace.
+
+The full-text index is one index over every namespace (a graph engine has no per-tenant index).
+Indexed as is, a query for "hiking" handed over every tenant's postings of it: its cost and the
+index's candidate order (which hits come first, where a query cuts them) followed the whole
+store, so one tenant writing a word could push another's matches past the cut. So a memory is
+indexed by ``ft_terms``, a text of its distinct content words each prefixed with its
+namespace's key (``x3kq7h2ma`` + ``hiking``): a query asks only for its own namespace's keyed
+words, the index hands over only that namespace's postings, and a word's document frequency in
+the index is the namespace's own. The namespace is still checked exactly on every hit (two
+namespaces sharing a key, one chance in 2^40 a pair, would only share candidates).
+
+Both sides are built by `words` here, so what is indexed and what is asked match by
+construction: ASCII letters and digits, lower case, at least two characters, no stop words,
+at most MAX_WORD characters (Lucene's standard tokenizer cuts longer tokens into pieces the
+key would not prefix). ``content`` itself is not indexed; BM25 scores are computed on it over
+the namespace's own statistics (`recall.termstats`).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+import re
+import time
+
+from hippograph.graph.model import now_iso
+from hippograph.graph.store.store import Store
+from hippograph.graph.write.tagging import STOPWORDS
+
+log = logging.getLogger(__name__)
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+MAX_WORD = 64
+# Query words kept from one recall's context: Lucene's clause limit is far above, but a query
+# of more words spends its posting budget on words that add little.
+MAX_QUERY_WORDS = 32
+# Bumped whenever `words` or `namespace_key` change what a memory is indexed by: a store whose
+# memories were keyed by another version has them keyed again at start-up (`rekey`).
+VERSION = 1
+MIGRATION = f"fulltext_terms:{VERSION}"
+PAGE = 1000
+
+
+def tokens(text: str) -> list[str]:
+    """Every word of ``text`` as the index splits it, lowercased, repeats kept (for term
+    frequencies): runs of ASCII letters and digits."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def words(text: str) -> list[str]:
+    """The distinct content words of ``text``, lowercased, in order of first appearance:
+    nothing Lucene query syntax could misread."""
+    return [w for w in dict.fromkeys(tokens(text)) if 1 < len(w) <= MAX_WORD and w not in STOPWORDS]
+
+
+def namespace_key(namespace: str) -> str:
+    """A short letters-and-digits key of ``namespace`` (x + 8 base32 characters)."""
+    digest = hashlib.blake2b(namespace.encode("utf-8"), digest_size=5).digest()
+    return "x" + base64.b32encode(digest).decode("ascii").lower()
+
+
+def indexed(namespace: str, content: str) -> str:
+    """The ``ft_terms`` of a memory of ``namespace`` saying ``content``."""
+    key = namespace_key(namespace)
+    return " ".join(key + w for w in words(content))
+
+
+def query(namespace: str, terms: list[str]) -> str:
+    """A full-text query for any of ``terms`` (from `words`) in ``namespace``."""
+    key = namespace_key(namespace)
+    return " OR ".join(key + w for w in terms)
+
+
+def term(namespace: str, word: str) -> str:
+    """One keyed word, as a full-text query."""
+    return namespace_key(namespace) + word
+
+
+def rekey(store: Store) -> int:
+    """Give every memory its ``ft_terms`` of this VERSION, once per store (a store written
+    before words were keyed by namespace, or by another version): run at start-up, before
+    the service answers. Returns how many memories were changed (0 when already done)."""
+    if store.read("migration/get", migration=MIGRATION)[0]["done_at"] is not None:
+        return 0
+    started = time.perf_counter()
+    seen = changed = 0
+    after = ""
+    while rows := store.read("migration/memory_text_page", after=after, limit=PAGE):
+        updates = []
+        for row in rows:
+            wanted = indexed(str(row["namespace"]), str(row["content"] or ""))
+            if row["ft_terms"] != wanted:
+                updates.append({"id": row["id"], "ft_terms": wanted})
+        if updates:
+            store.write("migration/set_terms", rows=updates)
+        seen += len(rows)
+        changed += len(updates)
+        after = rows[-1]["id"]
+        log.info("full-text words keyed by namespace: %d memories read, %d changed", seen, changed)
+    store.write("migration/done", migration=MIGRATION, now=now_iso())
+    log.info(
+        "full-text words of %d memories (of %d) keyed by namespace in %.1fs",
+        changed,
+        seen,
+        time.perf_counter() - started,
+    )
+    return changed
