@@ -11,14 +11,18 @@ so the order of lines inside a file does not matter.
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import now_iso
-from hippograph.graph.store.store import Store
+from hippograph.graph.store.store import Store, vector
 from hippograph.graph.write import fulltext
+
+log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 PAGE = 500
@@ -160,6 +164,11 @@ def import_from(
     for kind, rows in edges.items():
         _apply(store, _EDGE_FILES[kind], rows, None)
         counts[f"edge:{kind}"] = len(rows)
+    embedded = next((m["embedding"] for m in nodes["memory"] if m.get("embedding")), None)
+    if embedded is not None:
+        started = time.perf_counter()
+        store.read("import/vector_index_ready", embedding=vector(embedded))
+        log.info("vector index ready for the import in %.1fs", time.perf_counter() - started)
     return counts
 
 
