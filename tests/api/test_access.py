@@ -24,7 +24,7 @@ from hippograph.api.keys import KeyStore
 from hippograph.api.schema import schema
 from hippograph.graph import clock
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.store.engine import credentials
+from hippograph.graph.store.engine import EmbeddedEngine, credentials
 from hippograph.graph.upkeep import jobruns
 from tests.conftest import wipe
 
@@ -358,6 +358,33 @@ def test_engine_files_are_the_owners_only(runtime: Runtime) -> None:
         *sorted((data_dir / "log").glob("*.log")),
     ]:
         assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0, path
+
+
+def test_files_made_before_are_restricted_at_start(runtime: Runtime, tmp_path: Path) -> None:
+    """A data directory from before files were kept to their owner (credentials, database
+    files and logs at 0644, folders 0755) is tightened when the engine starts on it."""
+    data_dir = tmp_path / "old"
+    credentials(data_dir)
+    (data_dir / "log").mkdir()
+    old_log = data_dir / "log" / "arcadedb.old.log"
+    old_log.write_text("memory text\n", encoding="utf-8")
+    for path, mode in [
+        (data_dir, 0o755),
+        (data_dir / "credentials.json", 0o644),
+        (data_dir / "log", 0o755),
+        (old_log, 0o644),
+    ]:
+        os.chmod(path, mode)
+    settings = runtime.settings  # one JVM a process: the same heap and options
+    engine = EmbeddedEngine(
+        data_dir, database="old", heap=settings.engine_heap, jvm_args=settings.engine_jvm_args
+    )
+    engine.start()
+    try:
+        for path in [data_dir, data_dir / "credentials.json", data_dir / "log", old_log]:
+            assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0, path
+    finally:
+        engine.stop()
 
 
 def test_the_engine_password_is_random_per_data_directory(tmp_path: Path) -> None:

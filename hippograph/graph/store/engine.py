@@ -14,6 +14,7 @@ import logging
 import os
 import secrets
 import socket
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -138,6 +139,7 @@ class EmbeddedEngine:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(self.data_dir, 0o700)
         self._take_lock()
+        _owner_only(self.data_dir)
         try:
             self._start_server()
         except BaseException:
@@ -230,6 +232,26 @@ class EmbeddedEngine:
         tmp = self.data_dir / "engine.json.tmp"
         tmp.write_text(json.dumps(info), encoding="utf-8")
         tmp.replace(self.data_dir / "engine.json")
+
+
+def _owner_only(data_dir: Path) -> None:
+    """Take group and other permissions off everything already in ``data_dir``: files made
+    before the service kept them to their owner (credentials, database files, logs written
+    0644 by older versions) would otherwise stay readable by every local user."""
+    tightened = 0
+    for root, dirs, files in os.walk(data_dir):
+        for name in [*dirs, *files]:
+            path = Path(root) / name
+            try:
+                mode = path.lstat().st_mode
+                if stat.S_ISLNK(mode) or not mode & 0o077:
+                    continue
+                os.chmod(path, stat.S_IMODE(mode) & ~0o077)
+                tightened += 1
+            except OSError:
+                log.warning("could not restrict %s to its owner", path)
+    if tightened:
+        log.info("restricted %d files of %s to their owner", tightened, data_dir)
 
 
 def _log_args(data_dir: Path) -> list[str]:
