@@ -23,6 +23,7 @@ from strawberry.asgi import GraphQL
 
 from hippograph.api import web
 from hippograph.api.access import Access, admit, bearer
+from hippograph.api.health import GraphProbe
 from hippograph.api.hosts import HostCheck
 from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
@@ -75,23 +76,21 @@ async def caller(request: Request) -> Any:
 
 async def healthz(request: Request) -> JSONResponse:
     rt: Runtime | None = getattr(request.app.state, "runtime", None)
-    if rt is None:
+    probe: GraphProbe | None = getattr(request.app.state, "probe", None)
+    if rt is None or probe is None:
         return JSONResponse({"status": "starting"}, status_code=503)
-    try:
-        await run_in_threadpool(rt.store.ping)
-        graph_ok = True
-    except Exception:  # noqa: BLE001 - a health probe reports, it does not raise
-        log.exception("graph ping failed")
-        graph_ok = False
+    graph = probe.health()  # the background probe's last answer: never waits on the engine
     body = {
-        "status": "ok" if graph_ok else "degraded",
+        "status": "ok" if graph.up else "degraded",
         "backend": rt.store.dialect.name,
-        "graph": "up" if graph_ok else "down",
+        "graph": "up" if graph.up else "down",
+        "graph_checked_ms_ago": round(graph.checked_ms_ago, 1),
+        "graph_ping_ms": None if graph.ping_ms is None else round(graph.ping_ms, 1),
         "embedder_loaded": rt.embedder.loaded,
         "embedding_model": rt.embedder.model_path,
         "embedding_backend": rt.embedder.backend,
     }
-    return JSONResponse(body, status_code=200 if graph_ok else 503)
+    return JSONResponse(body, status_code=200 if graph.up else 503)
 
 
 def _warm(rt: Runtime) -> None:
@@ -123,12 +122,18 @@ def create_app(
     async def _runtime(app: Starlette) -> AsyncIterator[None]:
         if runtime is not None:
             app.state.runtime = runtime
-            yield
+            app.state.probe = await run_in_threadpool(GraphProbe(runtime.store.ping).start)
+            try:
+                yield
+            finally:
+                app.state.probe.stop()
             return
         opened = await run_in_threadpool(Runtime.open, settings, attach=False)
         app.state.runtime = opened
         stop = threading.Event()
+        probe = GraphProbe(opened.store.ping)
         try:
+            app.state.probe = await run_in_threadpool(probe.start)
             await run_in_threadpool(_warm, opened)
             threading.Thread(
                 target=finish_rebuilds, args=(opened, stop), name="rebuild-resume", daemon=True
@@ -138,6 +143,7 @@ def create_app(
             yield
         finally:
             stop.set()
+            probe.stop()
             await run_in_threadpool(opened.close)
 
     # GET is for reading: Strawberry runs no mutation over it, and recall, which records session

@@ -35,6 +35,9 @@ def test_healthz_reports_backend_and_embedder(client: TestClient) -> None:
     assert body["backend"] == "arcadedb"
     assert body["embedder_loaded"] is True
     assert body["embedding_backend"] == "onnx"
+    # the background probe's last ping, not one made for this request
+    assert body["graph"] == "up" and body["graph_ping_ms"] >= 0
+    assert 0 <= body["graph_checked_ms_ago"] < 10_000
 
 
 def test_graphiql_is_served(client: TestClient) -> None:
