@@ -157,16 +157,16 @@ def seeds(
     eids: dict[str, str],
 ) -> dict[str, Trace]:
     chosen: dict[str, set[str]] = {}
-    for memory_id, cosine in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
-        if cosine >= config.min_seed_cosine:
+    nearest = sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]
+    # When no vector hit clears the floor the nearest ones are seeds anyway, full-text seeds
+    # or not: a weak full-text hit alone would otherwise decide everything the recall returns
+    # (the result is flagged as a gap by its low relevance).
+    floor = config.min_seed_cosine if any(c >= config.min_seed_cosine for _, c in nearest) else -1.0
+    for memory_id, cosine in nearest:
+        if cosine >= floor:
             chosen.setdefault(memory_id, set()).add("vector")
     for memory_id in list(fulltext)[: config.fulltext_seeds]:
         chosen.setdefault(memory_id, set()).add("fulltext")
-    if not chosen:
-        # Nothing clears the floor: answer with the nearest memories anyway (the result is
-        # flagged as a gap by its low relevance) rather than with nothing.
-        for memory_id, _ in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
-            chosen.setdefault(memory_id, set()).add("vector")
     # Only a memory no longer active can have a successor (superseded, or archived after it).
     replaced = [i for i in chosen if i in retired]
     found = store.read("recall/successors", namespace=ns, ids=replaced) if replaced else []
