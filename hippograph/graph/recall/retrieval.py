@@ -1,8 +1,9 @@
 """Recall: the retrieval cascade.
 
 1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`).
-2. Hybrid seeds: vector-index top-N (cosine floor) plus full-text hits; relevance is
-   ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
+2. Hybrid seeds: vector-index top-N (cosine floor; the nearest N when none clears it) plus
+   full-text hits (a word the namespace rarely holds in the asked form is searched in its
+   other forms too); relevance is ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
 3. Pseudo-relevance feedback: the query vector moves toward the most relevant memories; the
    moved vector scores every candidate, and the vector seeds are the hits re-ranked by it (or,
    if the preset asks, the index is searched again with it).

@@ -1,5 +1,6 @@
-"""The cascade's first steps: full-text hits (the rarest query words, scored by BM25 over the
-namespace's own statistics: `termstats`), vector hits, pseudo-relevance feedback (the query
+"""The cascade's first steps: full-text hits (the rarest query words, with the other forms of
+a word the namespace rarely holds in the asked form, scored by BM25 over the namespace's own
+statistics: `termstats`), vector hits, pseudo-relevance feedback (the query
 moved toward its most relevant hits), and the seeds chosen from both, each superseded seed
 replaced by its successor."""
 
@@ -16,6 +17,7 @@ from hippograph.graph.recall.results import Trace
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write import fulltext
+from hippograph.graph.write.statements import variants
 
 # Reads of one recall that can run beside the query embedding (full-text seeds, negative rules).
 POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hippograph-recall")
@@ -41,6 +43,7 @@ def fulltext_hits(
     if not words or config.fulltext_hits <= 0:
         return {}, set(), {}
     stats = termstats.for_store(store)
+    words, groups = _with_forms(ns, words, stats, config)
     words = stats.select(ns, words, termstats.COUNTER)
     if not words:
         return {}, set(), {}
@@ -62,7 +65,7 @@ def fulltext_hits(
         if len(hits) >= k or not truncated or candidates >= config.fulltext_max_candidates:
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
-    scores = stats.score(ns, words, hits)
+    scores = stats.score(ns, words, hits, groups)
     # A hit none of whose tokens is a query word matched by a token the analyzer splits
     # differently: nothing to score it by.
     rows = sorted(
@@ -70,6 +73,25 @@ def fulltext_hits(
     )[:k]
     retired = {r["id"] for r in rows if r["status"] != "active"}
     return {r["id"]: scores[r["id"]] for r in rows}, retired, {r["id"]: r["eid"] for r in rows}
+
+
+def _with_forms(
+    ns: str, words: list[str], stats: termstats.TermFrequencies, config: CascadeConfig
+) -> tuple[list[str], dict[str, str]]:
+    """The query words and the other forms of each word the namespace holds fewer than
+    ``config.forms_below`` times (``statements.variants``: "camped" also searches camp,
+    camps, camping), with what each form scores as (its word: ``termstats`` adds them up).
+    A word used often in the asked form is not widened (more of the same topic, not more
+    answers), nor is a form the namespace is known not to hold; a word not counted yet is."""
+    known = stats.frequencies(ns, [f for w in words for f in variants(w)])
+    groups: dict[str, str] = {}
+    for word in words:
+        groups.setdefault(word, word)
+        if known.get(word, 0) < config.forms_below:
+            for form in variants(word)[1:]:
+                if known.get(form, 1) > 0:
+                    groups.setdefault(form, word)
+    return list(groups), groups
 
 
 def vector_hits(
@@ -154,16 +176,16 @@ def seeds(
     eids: dict[str, str],
 ) -> dict[str, Trace]:
     chosen: dict[str, set[str]] = {}
-    for memory_id, cosine in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
-        if cosine >= config.min_seed_cosine:
+    nearest = sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]
+    # When no vector hit clears the floor the nearest ones are seeds anyway, full-text seeds
+    # or not: a weak full-text hit alone would otherwise decide everything the recall returns
+    # (the result is flagged as a gap by its low relevance).
+    floor = config.min_seed_cosine if any(c >= config.min_seed_cosine for _, c in nearest) else -1.0
+    for memory_id, cosine in nearest:
+        if cosine >= floor:
             chosen.setdefault(memory_id, set()).add("vector")
     for memory_id in list(fulltext)[: config.fulltext_seeds]:
         chosen.setdefault(memory_id, set()).add("fulltext")
-    if not chosen:
-        # Nothing clears the floor: answer with the nearest memories anyway (the result is
-        # flagged as a gap by its low relevance) rather than with nothing.
-        for memory_id, _ in sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]:
-            chosen.setdefault(memory_id, set()).add("vector")
     # Only a memory no longer active can have a successor (superseded, or archived after it).
     replaced = [i for i in chosen if i in retired]
     found = store.read("recall/successors", namespace=ns, ids=replaced) if replaced else []

@@ -109,6 +109,15 @@ def select_terms(words: Sequence[str], frequencies: Mapping[str, int], budget: i
     return [w for w in words if w in kept]
 
 
+def _grouped(counts: Counter[str], groups: Mapping[str, str]) -> Counter[str]:
+    if not groups:
+        return counts
+    out: Counter[str] = Counter()
+    for word, n in counts.items():
+        out[groups.get(word, word)] += n
+    return out
+
+
 class TermFrequencies:
     """Cached per-namespace document frequencies of one store's full-text index (thread-safe).
 
@@ -161,16 +170,25 @@ class TermFrequencies:
         """The cached frequency of ``word`` (expired or not), None if never counted."""
         return self.frequencies(namespace, [word]).get(word)
 
-    def score(self, namespace: str, words: Sequence[str], hits: Sequence[Row]) -> dict[str, float]:
+    def score(
+        self,
+        namespace: str,
+        words: Sequence[str],
+        hits: Sequence[Row],
+        groups: Mapping[str, str] | None = None,
+    ) -> dict[str, float]:
         """BM25 of each hit (``id``, ``content``, ``status``) for ``words``, by the namespace's
-        statistics. A word not counted yet takes the number of active hits holding it."""
+        statistics. A word not counted yet takes the number of active hits holding it.
+        ``groups``: word -> the term it counts for (the forms of one word are one term: their
+        counts add up, and so do their frequencies, capped at the namespace's size)."""
         corpus = CORPUS.get((self._store, namespace))
         wanted = set(words)
-        tfs = [term_counts(str(h["content"] or ""), wanted) for h in hits]
+        group = groups or {}
+        tfs = [_grouped(term_counts(str(h["content"] or ""), wanted), group) for h in hits]
         active = (tf for h, tf in zip(hits, tfs, strict=True) if h["status"] == "active")
         seen = Counter(w for tf in active for w in tf)
-        known = self.frequencies(namespace, words)
-        df = {w: max(known.get(w, 0), seen[w]) for w in wanted}
+        known = _grouped(Counter(self.frequencies(namespace, words)), group)
+        df = {w: max(known.get(w, 0), seen[w]) for w in {group.get(w, w) for w in wanted}}
         return {
             h["id"]: bm25(tf, len(str(h["content"] or "")), df, corpus)
             for h, tf in zip(hits, tfs, strict=True)

@@ -212,7 +212,7 @@ def _antonyms(a: str, b: str) -> bool:
     return any((x in wa and y in wb) or (y in wa and x in wb) for x, y in _ANTONYMS)
 
 
-def _root(word: str) -> str:
+def root(word: str) -> str:
     """A crude root, enough to meet "likes", "liked" and "liking" at "like"."""
     for suffix in ("ing", "ed", "es", "s", "d"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
@@ -220,10 +220,22 @@ def _root(word: str) -> str:
     return word.rstrip("e") if len(word) > 3 else word
 
 
+_INFLECTIONS = ("", "e", "s", "es", "ed", "ing")
+
+
+def variants(word: str) -> list[str]:
+    """``word`` and the inflections of its root that ``root`` takes back to that root
+    ("camped": camp, camps, camped, camping), ``word`` first: what a search for one form
+    should also find. The stemmer decides what counts as one word, so both directions agree."""
+    base = root(word)
+    found = (base + suffix for suffix in _INFLECTIONS)
+    return list(dict.fromkeys([word, *(v for v in found if v != word and root(v) == base)]))
+
+
 @_feature
 def _roots(text: str) -> frozenset[str]:
     """Roots of the text's words, negations and the speaker prefix's colon aside."""
-    return frozenset(_root(w) for w in words(text) if w not in _NEGATIONS and not w.endswith("n't"))
+    return frozenset(root(w) for w in words(text) if w not in _NEGATIONS and not w.endswith("n't"))
 
 
 @_feature
@@ -236,7 +248,7 @@ def _negation_targets(text: str) -> frozenset[str]:
         if token in _NEGATIONS or token.endswith("n't"):
             for follower in tokens[i + 1 : i + 4]:
                 if follower not in _NEGATION_SKIP:
-                    found.add(_root(follower))
+                    found.add(root(follower))
                     break
     return frozenset(found)
 

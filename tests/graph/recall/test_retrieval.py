@@ -106,10 +106,34 @@ def test_no_seed_above_the_floor_is_a_gap_that_answers_only_when_asked(
     runtime: Runtime, namespace: str
 ) -> None:
     converse(runtime, namespace)
-    result = recall(runtime, namespace, "What did Jon book?", k=3)
+    # Not "What did Jon book?": "booked the flights" answers that (the full-text side
+    # searches the forms of a word).
+    result = recall(runtime, namespace, "What did Jon cook?", k=3)
     assert result.gap and result.items == ()
-    nearest = recall(runtime, namespace, "What did Jon book?", k=3, include_gap=True)
+    nearest = recall(runtime, namespace, "What did Jon cook?", k=3, include_gap=True)
     assert nearest.gap and len(nearest.items) == 3
+
+
+def test_below_the_floor_the_nearest_memories_seed_beside_a_full_text_hit(
+    runtime: Runtime, namespace: str
+) -> None:
+    """No vector hit clears the cosine floor and one memory shares a word with the context:
+    the nearest memories are still seeds (before, that one full-text hit was the only seed
+    and decided everything returned)."""
+    texts = [
+        "Election night: the county counted votes until 3 am",
+        "I lean on my sister when work gets hard",
+        "Bought a new bicycle bell",
+    ]
+    remember(runtime, namespace, *[NewMemory(content=t) for t in texts])
+    context = "Which party would the voters lean towards?"
+    query = runtime.embedder.embed([context])[0]
+    cosines = runtime.embedder.embed(texts) @ query
+    assert cosines.max() < DEFAULT_CASCADE.min_seed_cosine  # the premise: nothing clears it
+    result = recall(runtime, namespace, context, k=3, include_gap=True, explain=True)
+    kinds = {i.memory.content: i.explanation.seed_kinds for i in result.items if i.explanation}
+    assert "fulltext" in kinds[texts[1]]
+    assert "vector" in kinds[texts[int(np.argmax(cosines))]]
 
 
 def test_adjacency_linking_is_idempotent(runtime: Runtime, namespace: str) -> None:

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval, seeds, termstats
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
@@ -224,3 +225,66 @@ def test_another_namespace_changes_neither_a_score_nor_a_kept_word(
     assert list(hits_after) == list(hits_before)  # the same order
     assert [c for c, _ in ranked_after] == [c for c, _ in ranked_before]
     assert dict(ranked_after) == pytest.approx(dict(ranked_before), rel=1e-12)
+
+
+def test_the_forms_of_a_word_score_as_that_one_word() -> None:
+    """Counts of "camping" and "camped" add up under "camped", and so do their frequencies."""
+    corpus = termstats.Corpus(size=10, avg_length=40.0)
+    groups = {"camped": "camped", "camp": "camped", "camping": "camped"}
+    tf = termstats._grouped(termstats.term_counts("Camping, then camped again", groups), groups)
+    assert tf == {"camped": 2}
+    assert termstats.bm25(tf, 40, {"camped": 3}, corpus) == pytest.approx(
+        termstats.bm25({"camp": 2}, 40, {"camp": 3}, corpus)
+    )
+
+
+def test_a_query_finds_the_other_forms_of_its_words(any_runtime: Runtime, namespace: str) -> None:
+    """ "Where has she camped?" finds "camping" and "camps" on the full-text side, scored as the
+    one word "camped" (a turn with two forms of it above a turn with one); a word sharing
+    only a prefix ("campaign") is not a form of it."""
+    remember(
+        any_runtime,
+        namespace,
+        "We went camping at the beach with the kids",
+        "Camping again: the camps by the lake are the best",
+        "The campaign for the library is going well",
+        "Bought a new bicycle bell",
+    )
+    scope = {"project": None, "session_id": None}
+    hits, _, _ = seeds.fulltext_hits(
+        any_runtime.store, namespace, "Where has she camped?", ["active"], scope, DEFAULT_CASCADE
+    )
+    found = {
+        m.content: hits[m.id] for m in memories.get_many(any_runtime.store, namespace, list(hits))
+    }
+    assert set(found) == {
+        "We went camping at the beach with the kids",
+        "Camping again: the camps by the lake are the best",
+    }
+    assert (
+        found["Camping again: the camps by the lake are the best"]
+        > found["We went camping at the beach with the kids"]
+        > 0
+    )
+
+
+def test_a_word_frequent_in_the_asked_form_is_not_widened(
+    any_runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once counted, a word the namespace holds forms_below times or more in the asked form
+    searches that form only; a rarer one searches its other forms too."""
+    often = [f"Camping trip number {i} by the lake" for i in range(DEFAULT_CASCADE.forms_below)]
+    remember(any_runtime, namespace, *often, "We camped on the ridge", "The kayak flipped")
+    stats = termstats.TermFrequencies(any_runtime.store, budget=None)
+    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    scope = {"project": None, "session_id": None}
+
+    def found(text: str) -> set[str]:
+        hits, _, _ = seeds.fulltext_hits(
+            any_runtime.store, namespace, text, ["active"], scope, DEFAULT_CASCADE
+        )
+        return {m.content for m in memories.get_many(any_runtime.store, namespace, list(hits))}
+
+    assert stats.count(namespace, ["camping", "camped"]) == {"camping": 5, "camped": 1}
+    assert found("camping") == set(often)
+    assert found("camped") == {*often, "We camped on the ridge"}
