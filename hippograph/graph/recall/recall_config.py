@@ -45,6 +45,9 @@ class CascadeConfig:
     speaker_weight: bonus for a memory said by the one speaker the query names.
     time_weight / time_slack_days: bonus for a memory dated inside a period the query names.
     importance_weight: multiplier (1 + w * importance) from PageRank importance.
+    length_weight / long_memory_chars: score x 1 / (1 + weight * ln(length / long_memory_chars))
+        for a memory longer than long_memory_chars characters (about what all-MiniLM-L6-v2
+        reads: 256 word pieces).
     recency_boost / recency_hours: score x (1 + boost * e^(-hours since last access / hours)).
     min_relevance: a context whose best relevance is below this is logged as a gap.
     topic_shift: a session's surfaced set is cleared when the new context's similarity to the
@@ -79,6 +82,8 @@ class CascadeConfig:
     time_weight: float = 0.1
     time_slack_days: int = 31
     importance_weight: float = 0.1
+    length_weight: float = 1.0
+    long_memory_chars: int = 1000
     recency_boost: float = 0.5
     recency_hours: float = 24.0
     min_relevance: float = 0.35

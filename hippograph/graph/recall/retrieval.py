@@ -37,7 +37,15 @@ from hippograph.graph.recall.results import RecallRequest as RecallRequest
 from hippograph.graph.recall.results import RecallResult as RecallResult
 from hippograph.graph.recall.results import Step as Step
 from hippograph.graph.recall.results import Verdict
-from hippograph.graph.recall.seeds import POOL, fulltext_hits, prf, relevance, seeds, vector_hits
+from hippograph.graph.recall.seeds import (
+    POOL,
+    fulltext_hits,
+    length_factor,
+    prf,
+    relevance,
+    seeds,
+    vector_hits,
+)
 from hippograph.graph.recall.seeds import query_words as query_words
 from hippograph.graph.recall.surface import materialize, triggered, with_history, with_negatives
 from hippograph.graph.recall.verify import Verifier
@@ -132,7 +140,11 @@ def recall(
         # engine is spared reading every candidate's tags.
         params={"embedding": embedding, "with_speakers": len(named) == 1},
         relevance=lambda row: relevance(
-            float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config
+            float(row["cosine"]),
+            fulltext.get(row["id"], 0.0),
+            top_ft,
+            config,
+            length_factor(row["length"], config),
         ),
         eids=eids,
     )
