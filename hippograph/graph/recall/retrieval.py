@@ -8,7 +8,8 @@
    if the preset asks, the index is searched again with it).
 4. Breadth-first expansion in Cypher (`recall/expand`), one statement per hop, over weighted
    edges, activation decaying per hop, fan-out bounded per node, hubs skipped.
-5. One ranking: relevance + activation + cues, x recency boost x confidence x importance.
+5. One ranking: relevance + activation + cues, x recency boost x confidence x importance; a
+   memory longer than the model reads has its full-text part and activation discounted.
 
 A superseded seed is replaced by its active successor; archived memories stay out unless asked
 for; negative memories whose trigger patterns match the context are always surfaced, flagged.

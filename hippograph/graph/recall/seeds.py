@@ -128,7 +128,6 @@ def prf(
         embedding=as_vector(query),
         alpha=config.alpha,
         depth=config.prf_depth,
-
     )
     vectors = found[0]["embeddings"] if found else []
     if not vectors:
