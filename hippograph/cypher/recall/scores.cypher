@@ -1,7 +1,8 @@
 // What ranking needs of each candidate, without its content or payload (the full memory is
 // fetched for the chosen few only): one row, a list per memory (the embedded engine spends
 // ~30 us per returned row over Bolt) of [id, status, memory_type, created_at, last_accessed,
-// confidence, importance, speakers, cosine], as recall/expand's hits (retrieval.SCORED_FIELDS).
+// confidence, importance, speakers, cosine, length], as recall/expand's hits
+// (expand.SCORED_FIELDS); length in characters (rank.length_factor).
 // Speakers only $with_speakers (null otherwise, so each list holds scalars only).
 // $cosine_scale and $cosine_shift (the dialect's) turn the engine's similarity into the cosine.
 // $ids are [elementId, id] pairs: looked up by element id (direct), checked by id.
@@ -17,4 +18,5 @@ RETURN collect([m.id,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
-  $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift]) AS rows
+  $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
+  size(m.content)]) AS rows

@@ -23,7 +23,7 @@ from hippograph.graph.model import now_iso, parse_iso
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import Explanation, RecallRequest, Trace
-from hippograph.graph.recall.seeds import relevance
+from hippograph.graph.recall.seeds import length_factor, relevance
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 
@@ -46,6 +46,7 @@ class Scored:
     recency: float
     confidence: float
     importance: float
+    length: float
 
     @property
     def explanation(self) -> Explanation:
@@ -64,6 +65,7 @@ class Scored:
             confidence=self.confidence,
             importance=self.importance,
             score=self.score,
+            length=self.length,
         )
 
 
@@ -93,7 +95,8 @@ def rank(
             continue
         trace = traces[memory_id]
         cosine, ft = float(row["cosine"]), fulltext.get(memory_id, 0.0)
-        rel = relevance(cosine, ft, top_ft, config)
+        length = length_factor(row["length"], config)
+        rel = relevance(cosine, ft, top_ft, config, length)
         best = max(best, rel)
         speaker = (
             1.0
@@ -106,7 +109,7 @@ def rank(
         importance = float(row["importance"] or 0.0)
         base = (
             rel
-            + config.activation_weight * trace.received
+            + config.activation_weight * trace.received * length
             + config.speaker_weight * speaker
             + config.time_weight * when
         )
@@ -124,6 +127,7 @@ def rank(
                 recency=recency,
                 confidence=confidence,
                 importance=importance,
+                length=length,
             )
         )
     scored.sort(key=lambda r: (-r.score, r.id))

@@ -57,6 +57,8 @@ class Explanation:
     confidence: float
     importance: float
     score: float
+    # The length factor (recall.seeds.length_factor) on the full-text part and the activation.
+    length: float = 1.0
 
 
 @dataclass(frozen=True, kw_only=True)

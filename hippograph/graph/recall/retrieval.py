@@ -9,7 +9,8 @@
    if the preset asks, the index is searched again with it).
 4. Breadth-first expansion in Cypher (`recall/expand`), one statement per hop, over weighted
    edges, activation decaying per hop, fan-out bounded per node, hubs skipped.
-5. One ranking: relevance + activation + cues, x recency boost x confidence x importance.
+5. One ranking: relevance + activation + cues, x recency boost x confidence x importance; a
+   memory longer than the model reads has its full-text part and activation discounted.
 
 A superseded seed is replaced by its active successor; archived memories stay out unless asked
 for; negative memories whose trigger patterns match the context are always surfaced, flagged.
@@ -38,7 +39,15 @@ from hippograph.graph.recall.results import RecallRequest as RecallRequest
 from hippograph.graph.recall.results import RecallResult as RecallResult
 from hippograph.graph.recall.results import Step as Step
 from hippograph.graph.recall.results import Verdict
-from hippograph.graph.recall.seeds import POOL, fulltext_hits, prf, relevance, seeds, vector_hits
+from hippograph.graph.recall.seeds import (
+    POOL,
+    fulltext_hits,
+    length_factor,
+    prf,
+    relevance,
+    seeds,
+    vector_hits,
+)
 from hippograph.graph.recall.seeds import query_words as query_words
 from hippograph.graph.recall.surface import materialize, triggered, with_history, with_negatives
 from hippograph.graph.recall.verify import Verifier
@@ -133,7 +142,11 @@ def recall(
         # engine is spared reading every candidate's tags.
         params={"embedding": embedding, "with_speakers": len(named) == 1},
         relevance=lambda row: relevance(
-            float(row["cosine"]), fulltext.get(row["id"], 0.0), top_ft, config
+            float(row["cosine"]),
+            fulltext.get(row["id"], 0.0),
+            top_ft,
+            config,
+            length_factor(row["length"], config),
         ),
         eids=eids,
     )

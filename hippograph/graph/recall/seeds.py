@@ -6,6 +6,7 @@ replaced by its successor."""
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -162,8 +163,23 @@ def prf(
     return moved / norm, cosines
 
 
-def relevance(cosine: float, ft: float, top_ft: float, config: CascadeConfig) -> float:
-    return config.alpha * cosine + (1 - config.alpha) * (ft / top_ft if top_ft > 0 else 0.0)
+def relevance(
+    cosine: float, ft: float, top_ft: float, config: CascadeConfig, length: float = 1.0
+) -> float:
+    """alpha x cosine + (1 - alpha) x full-text score / the best one, the latter x ``length``
+    (`length_factor`)."""
+    ft_part = ft / top_ft if top_ft > 0 else 0.0
+    return config.alpha * cosine + (1 - config.alpha) * ft_part * length
+
+
+def length_factor(length: Any, config: CascadeConfig) -> float:
+    """1 / (1 + weight x ln(length / long_memory_chars)) for a memory longer than the embedding
+    model reads, else 1: what discounts the signals that grow with a memory's length (its
+    full-text score, the activation it gathers); see CascadeConfig.length_weight."""
+    chars = int(length or 0)
+    if config.length_weight <= 0 or chars <= config.long_memory_chars:
+        return 1.0
+    return 1 / (1 + config.length_weight * math.log(chars / config.long_memory_chars))
 
 
 def seeds(

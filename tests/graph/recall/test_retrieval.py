@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import replace
 
@@ -158,13 +159,50 @@ def test_explain_gives_components_and_paths(runtime: Runtime, namespace: str) ->
     assert "vector" in e.seed_kinds and e.path == ()
     assert e.speaker == 1.0  # the question names Gina, who said it
     assert 0 < e.relevance <= 1 and e.confidence == pytest.approx(0.9)
+    assert e.length == 1.0  # a short memory: nothing discounted
     assert e.score == pytest.approx(
-        (e.relevance + 0.6 * e.activation + 0.3 * e.speaker + 0.1 * e.time)
+        (e.relevance + 0.6 * e.activation * e.length + 0.3 * e.speaker + 0.1 * e.time)
         * e.recency
         * e.confidence
         * (1 + 0.1 * e.importance)
     )
     assert result.embed_ms > 0 and result.total_ms >= result.embed_ms
+
+
+def test_long_memories_have_their_full_text_and_activation_discounted(
+    runtime: Runtime, namespace: str
+) -> None:
+    """A memory longer than the model reads matches many words by its length alone: its
+    full-text part and the activation it gathers count for less; its cosine counts whole."""
+    filler = " ".join(f"Step {i}: configure the gateway, restart the worker." for i in range(40))
+    short, long = remember(
+        runtime,
+        namespace,
+        NewMemory(content="Always include status codes when I ask about gateway errors."),
+        NewMemory(content=f"Here is how to handle gateway errors. {filler}"),
+    )
+    assert len(filler) > 2 * DEFAULT_CASCADE.long_memory_chars
+    result = recall(runtime, namespace, "gateway errors", k=2, explain=True)
+    found = {i.memory.id: i.explanation for i in result.items}
+    s, g = found[short], found[long]
+    assert s is not None and g is not None
+    assert s.length == 1.0
+    chars = len(f"Here is how to handle gateway errors. {filler}")
+    assert g.length == pytest.approx(1 / (1 + math.log(chars / 1000)))
+    alpha = DEFAULT_CASCADE.alpha
+    assert g.fulltext > 0 and s.fulltext > 0
+    top_ft = max(s.fulltext, g.fulltext)
+    assert g.relevance == pytest.approx(
+        alpha * g.cosine + (1 - alpha) * g.fulltext / top_ft * g.length
+    )
+    # Without the factor the long one's full-text part is whole.
+    plain = recall(
+        runtime, namespace, "gateway errors", k=2, explain=True,
+        config=replace(DEFAULT_CASCADE, length_weight=0.0),
+    )  # fmt: skip
+    unweighted = {i.memory.id: i.explanation for i in plain.items}[long]
+    assert unweighted is not None and unweighted.length == 1.0
+    assert unweighted.relevance > g.relevance
 
 
 def changes_jobs(rt: Runtime, ns: str) -> tuple[str, str]:
