@@ -115,25 +115,19 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with mcp.run(), _runtime(app):
+        async with mcp.run(), _runtime(app), _probed(app):
             yield
 
     @contextlib.asynccontextmanager
     async def _runtime(app: Starlette) -> AsyncIterator[None]:
         if runtime is not None:
             app.state.runtime = runtime
-            app.state.probe = await run_in_threadpool(GraphProbe(runtime.store.ping).start)
-            try:
-                yield
-            finally:
-                app.state.probe.stop()
+            yield
             return
         opened = await run_in_threadpool(Runtime.open, settings, attach=False)
         app.state.runtime = opened
         stop = threading.Event()
-        probe = GraphProbe(opened.store.ping)
         try:
-            app.state.probe = await run_in_threadpool(probe.start)
             await run_in_threadpool(_warm, opened)
             threading.Thread(
                 target=finish_rebuilds, args=(opened, stop), name="rebuild-resume", daemon=True
@@ -143,8 +137,17 @@ def create_app(
             yield
         finally:
             stop.set()
-            probe.stop()
             await run_in_threadpool(opened.close)
+
+    @contextlib.asynccontextmanager
+    async def _probed(app: Starlette) -> AsyncIterator[None]:
+        """/healthz's graph probe, over whichever runtime ``_runtime`` set; stopped first."""
+        probe = GraphProbe(app.state.runtime.store.ping)
+        app.state.probe = await run_in_threadpool(probe.start)
+        try:
+            yield
+        finally:
+            probe.stop()
 
     # GET is for reading: Strawberry runs no mutation over it, and recall, which records session
     # state and gaps, refuses it (``limits.refuse_get``).

@@ -67,8 +67,8 @@ def fulltext_hits(
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
     scores = stats.score(ns, words, hits, groups)
-    # A hit none of whose tokens is a query word matched by a token the analyzer splits
-    # differently: nothing to score it by.
+    # A guard: a hit holding none of the query words (its indexed words out of step with its
+    # content, written around the write path) has nothing to score it by.
     rows = sorted(
         (h for h in hits if scores[h["id"]] > 0), key=lambda h: (-scores[h["id"]], h["id"])
     )[:k]

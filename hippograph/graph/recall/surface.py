@@ -14,8 +14,7 @@ from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import HistoryEntry, Recalled
 from hippograph.graph.store.store import Store
 from hippograph.graph.store.store import vector as as_vector
-
-_WORD = re.compile(r"[A-Za-z0-9]+")
+from hippograph.graph.write import fulltext
 
 
 def materialize(
@@ -45,7 +44,7 @@ def pattern_matches(pattern: str, context: str) -> bool:
             return re.search(pattern[3:], context, re.IGNORECASE) is not None
         except re.error:
             return False
-    words = [w.lower() for w in _WORD.findall(pattern)]
+    words = fulltext.tokens(pattern)
     lowered = context.lower()
     return bool(words) and all(re.search(rf"\b{re.escape(w)}\b", lowered) for w in words)
 

@@ -53,7 +53,7 @@ K1 = 1.2
 B = 0.75
 # Counted without a budget (Neo4j): a bound that never binds, for the statement's LIMIT.
 UNCAPPED = 2**31 - 1
-# Counts read every tenant's postings of a word: one thread, so they never hold up recalls.
+# Counts run off the query's path on one thread, so they never hold up recalls.
 COUNTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-termstats")
 
 
