@@ -47,6 +47,7 @@ class Scored:
     confidence: float
     importance: float
     length: float
+    restated: float
 
     @property
     def explanation(self) -> Explanation:
@@ -66,6 +67,7 @@ class Scored:
             importance=self.importance,
             score=self.score,
             length=self.length,
+            restated=self.restated,
         )
 
 
@@ -74,6 +76,7 @@ def rank(
     traces: dict[str, Trace],
     fulltext: dict[str, float],
     named: frozenset[str],
+    restates: frozenset[str],
     context: str,
     request: RecallRequest,
     config: CascadeConfig,
@@ -98,18 +101,16 @@ def rank(
         length = length_factor(row["length"], config)
         rel = relevance(cosine, ft, top_ft, config, length)
         best = max(best, rel)
-        speaker = (
-            1.0
-            if len(named) == 1 and {t[len(SPEAKER_PREFIX) :] for t in row["speakers"] or ()} & named
-            else 0.0
-        )
+        said_by = {t[len(SPEAKER_PREFIX) :] for t in row["speakers"] or ()}
+        speaker = 1.0 if len(named) == 1 and said_by & named else 0.0
+        restated = config.restating_activation if said_by and said_by <= restates else 1.0
         when = 1.0 if windows and parse_iso(row["created_at"]) in windows else 0.0
         recency = recency_boost(row["last_accessed"], now, config)
         confidence = float(row["confidence"] or 0.0)
         importance = float(row["importance"] or 0.0)
         base = (
             rel
-            + config.activation_weight * trace.received * length
+            + config.activation_weight * trace.received * length * restated
             + config.speaker_weight * speaker
             + config.time_weight * when
         )
@@ -128,10 +129,23 @@ def rank(
                 confidence=confidence,
                 importance=importance,
                 length=length,
+                restated=restated,
             )
         )
     scored.sort(key=lambda r: (-r.score, r.id))
     return scored, best
+
+
+def restating(lengths: dict[str, float], config: CascadeConfig) -> frozenset[str]:
+    """The speakers whose memories run ``restating_ratio`` times longer on average than the
+    tersest speaker's (``lengths``: speaker -> mean length): an assistant's answers beside a
+    person's messages, restating and elaborating what the person said."""
+    if len(lengths) < 2:
+        return frozenset()
+    tersest = min(lengths.values())
+    return frozenset(
+        name for name, length in lengths.items() if length >= config.restating_ratio * tersest
+    )
 
 
 def recency_boost(last_accessed: str | None, now: float, config: CascadeConfig) -> float:

@@ -59,6 +59,8 @@ class Explanation:
     score: float
     # The length factor (recall.seeds.length_factor) on the full-text part and the activation.
     length: float = 1.0
+    # The factor on the activation of a memory said by a restating speaker (rank.restating).
+    restated: float = 1.0
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,7 +10,8 @@
 4. Breadth-first expansion in Cypher (`recall/expand`), one statement per hop, over weighted
    edges, activation decaying per hop, fan-out bounded per node, hubs skipped.
 5. One ranking: relevance + activation + cues, x recency boost x confidence x importance; a
-   memory longer than the model reads has its full-text part and activation discounted.
+   memory longer than the model reads has its full-text part and activation discounted, and
+   so has the activation of a restating speaker's memories (`rank.restating`).
 
 A superseded seed is replaced by its active successor; archived memories stay out unless asked
 for; negative memories whose trigger patterns match the context are always surfaced, flagged.
@@ -30,7 +31,7 @@ from hippograph.graph.model import MEMORY_TYPES, STATUSES
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.expand import Scoring, active_count, expand, score
-from hippograph.graph.recall.rank import rank, session_filter
+from hippograph.graph.recall.rank import rank, restating, session_filter
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.recall.results import Explanation as Explanation
 from hippograph.graph.recall.results import HistoryEntry as HistoryEntry
@@ -60,6 +61,14 @@ from hippograph.graph.store.store import vector as as_vector
 # next recall.
 _SPEAKERS: Revalidating[tuple[Store, str], list[str]] = Revalidating(
     lambda key: [r["name"] for r in key[0].read("recall/speakers", namespace=key[1])],
+    refresh=POOL,
+)
+# Its speakers' mean memory lengths (which of them restate: rank.restating), cached the same way.
+_LENGTHS: Revalidating[tuple[Store, str], dict[str, float]] = Revalidating(
+    lambda key: {
+        r["name"]: float(r["length"])
+        for r in key[0].read("recall/speaker_lengths", namespace=key[1])
+    },
     refresh=POOL,
 )
 
@@ -99,6 +108,11 @@ def recall(
         statuses = list(STATUSES)
 
     speakers = _SPEAKERS.get((store, namespace))
+    restates = (
+        restating(_LENGTHS.get((store, namespace)), config)
+        if config.restating_activation < 1
+        else frozenset()
+    )
     focused, named = cues.focus(context, speakers)
     seed_statuses = [*statuses, "superseded"]
     # Neither the full-text seeds nor the negative rules need the query vector: the engine
@@ -138,9 +152,10 @@ def recall(
     embedding = as_vector(query)
     top_ft = max(fulltext.values(), default=0.0)
     scoring = Scoring(
-        # The speaker cue counts only when the context names one speaker: otherwise the
-        # engine is spared reading every candidate's tags.
-        params={"embedding": embedding, "with_speakers": len(named) == 1},
+        # The speaker cue counts only when the context names one speaker, the restating speaker's
+        # discount only where one speaker restates: otherwise the engine is spared reading every
+        # candidate's tags.
+        params={"embedding": embedding, "with_speakers": len(named) == 1 or bool(restates)},
         relevance=lambda row: relevance(
             float(row["cosine"]),
             fulltext.get(row["id"], 0.0),
@@ -163,7 +178,7 @@ def recall(
     if hidden_job is not None:
         hidden = hidden_job.result()
         rows = [r for r in rows if r["id"] not in hidden]
-    ranked, best = rank(rows, traces, fulltext, named, context, request, config, statuses)
+    ranked, best = rank(rows, traces, fulltext, named, restates, context, request, config, statuses)
     flagged = flagged_job.result()
     chosen, reset = session_filter(store, namespace, request, query, ranked, k, config)
     items = materialize(store, namespace, chosen, embedding, scoring.pairs([c.id for c in chosen]))

@@ -581,3 +581,74 @@ def test_memories_are_looked_up_by_element_id_and_checked_by_id(
         assert sorted(read([[eids[a], a], [eids[b], b]])) == sorted([a, b])
         assert read([[eids[a], b]]) == []  # b's id at a's element id: not b, not a
         assert read([[eids[b], a]]) == []
+
+
+PROJECT_CHAT = [
+    ("User", "I am building a weather app with Flask, due by the end of March."),
+    (
+        "Assistant",
+        "Great choice. For a Flask weather app, start with a small project layout: an app "
+        "factory, a blueprint for the forecast pages and a client module for the weather API. "
+        "Cache the API's answers for a few minutes so that a burst of page loads does not hit "
+        "its rate limit, and retry failed calls with exponential backoff. Keep the API key in "
+        "an environment variable, never in the code. Write tests for the client first, with "
+        "recorded answers, then for the views. Deploy once the forecast page works end to end.",
+    ),
+    ("User", "I prefer pytest over unittest for the tests."),
+    (
+        "Assistant",
+        "Pytest suits this well: fixtures give each test a fresh app and a test client, "
+        "parametrize covers the cities and units you support, and the recorded API answers "
+        "can live in a conftest fixture. Run the suite on every push with a small CI job, and "
+        "measure coverage so that the client's error paths are exercised too. Mark the slow "
+        "end-to-end tests so that they can be skipped while you iterate on the views.",
+    ),
+]
+
+
+def test_activation_into_a_restating_speaker_counts_for_less(
+    runtime: Runtime, namespace: str
+) -> None:
+    """Where one speaker's memories run far longer than another's (an assistant's answers
+    beside a person's messages), the activation they receive from their neighbours is
+    discounted: the answers restate what the person said. Their own relevance counts whole."""
+    ids = remember(
+        runtime,
+        namespace,
+        *[
+            NewMemory(
+                content=f"{who}: {text}", source=Source(session_id="s1", messages=f"D1:{i + 1}")
+            )
+            for i, (who, text) in enumerate(PROJECT_CHAT)
+        ],
+    )
+    formation.link_adjacent(runtime.store, namespace)
+    result = recall(runtime, namespace, "Which test framework do I like?", k=4, explain=True)
+    found = {i.memory.id: i.explanation for i in result.items}
+    assert set(found) == set(ids)
+    factor = DEFAULT_CASCADE.restating_activation
+    for memory_id, (who, _) in zip(ids, PROJECT_CHAT, strict=True):
+        e = found[memory_id]
+        assert e is not None
+        assert e.restated == (factor if who == "Assistant" else 1.0)
+        assert e.score == pytest.approx(
+            (e.relevance + 0.6 * e.activation * e.length * e.restated + 0.1 * e.time)
+            * e.recency
+            * e.confidence
+            * (1 + 0.1 * e.importance)
+        )
+    # The answers did receive activation (from the messages they follow and precede).
+    assert any(e is not None and e.activation > 0 for e in (found[i] for i in ids[1::2]))
+    # Without the discount the answers keep the activation they receive.
+    plain = recall(
+        runtime, namespace, "Which test framework do I like?", k=4, explain=True,
+        config=replace(DEFAULT_CASCADE, restating_activation=1.0),
+    )  # fmt: skip
+    assert all(i.explanation is not None and i.explanation.restated == 1.0 for i in plain.items)
+
+
+def test_speakers_who_talk_alike_are_not_restating(runtime: Runtime, namespace: str) -> None:
+    converse(runtime, namespace)
+    result = recall(runtime, namespace, "Where is Jon travelling?", k=5, explain=True)
+    assert result.items
+    assert all(i.explanation is not None and i.explanation.restated == 1.0 for i in result.items)
