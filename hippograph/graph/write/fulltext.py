@@ -20,6 +20,7 @@ the namespace's own statistics (`recall.termstats`).
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import logging
 import re
@@ -55,6 +56,7 @@ def words(text: str) -> list[str]:
     return [w for w in dict.fromkeys(tokens(text)) if 1 < len(w) <= MAX_WORD and w not in STOPWORDS]
 
 
+@functools.lru_cache(maxsize=1024)  # asked once per memory written or query word
 def namespace_key(namespace: str) -> str:
     """A short letters-and-digits key of ``namespace`` (x + 8 base32 characters)."""
     digest = hashlib.blake2b(namespace.encode("utf-8"), digest_size=5).digest()

@@ -147,15 +147,19 @@ def memoized() -> Iterator[None]:
 
 
 def _feature(fn: Callable[[str], _T]) -> Callable[[str], _T]:
+    name = fn.__name__
+
     @functools.wraps(fn)
     def call(text: str) -> _T:
         memo = _MEMO
         if memo is None:
             return fn(text)
-        key = (fn.__name__, text)
-        if key not in memo:
-            memo[key] = fn(text)
-        return memo[key]  # type: ignore[no-any-return]
+        key = (name, text)
+        try:
+            return memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            found = memo[key] = fn(text)
+            return found
 
     return call
 
@@ -163,6 +167,11 @@ def _feature(fn: Callable[[str], _T]) -> Callable[[str], _T]:
 @_feature
 def _word_set(text: str) -> frozenset[str]:
     return frozenset(words(text))
+
+
+@_feature
+def _word_count(text: str) -> int:
+    return len(words(text))
 
 
 def overlap(candidate: str, other: str) -> float:
@@ -208,10 +217,23 @@ def contradicts(a: str, b: str) -> bool:
 
 
 def _antonyms(a: str, b: str) -> bool:
-    wa, wb = _stems(a), _stems(b)
-    return any((x in wa and y in wb) or (y in wa and x in wb) for x, y in _ANTONYMS)
+    mine, theirs = _antonym_sides(a), _antonym_sides(b)
+    return any((pair, 1 - side) in theirs for pair, side in mine)
 
 
+@_feature
+def _antonym_sides(text: str) -> frozenset[tuple[int, int]]:
+    """Which side of which ``_ANTONYMS`` pair the text's stems hold: (pair, 0 or 1)."""
+    found = _stems(text)
+    return frozenset(
+        (pair, side)
+        for pair, words_of_pair in enumerate(_ANTONYMS)
+        for side, word in enumerate(words_of_pair)
+        if word in found
+    )
+
+
+@functools.lru_cache(maxsize=65536)  # words repeat: a batch asks for the same few thousand
 def root(word: str) -> str:
     """A crude root, enough to meet "likes", "liked" and "liking" at "like"."""
     for suffix in ("ing", "ed", "es", "s", "d"):
@@ -338,7 +360,7 @@ def changes(text: str, other: str) -> bool:
     subject: both state it of their own subject, ``text`` says it changed (a change cue, a
     change verb such as "moved", or the attribute's end), and the values differ (or, for an
     end, are the same). ``other`` must be short: what else it says would vanish with it."""
-    if subject(text) != subject(other) or len(words(other)) > SUPERSEDED_MAX_WORDS:
+    if subject(text) != subject(other) or _word_count(other) > SUPERSEDED_MAX_WORDS:
         return False
     mine, theirs = attributes(text), attributes(other)
     if not mine or not theirs:

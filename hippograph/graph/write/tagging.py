@@ -16,6 +16,7 @@ Tags are normalised names (:func:`normalize_tag`). The conventions:
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 import unicodedata
@@ -178,6 +179,8 @@ def _first_valid(candidates: Sequence[str], limit: int) -> list[str]:
     return tags
 
 
+# Inferred candidates repeat across a batch (names, keywords): normalising each once.
+@functools.lru_cache(maxsize=8192)
 def _normalized_or_none(name: str) -> str | None:
     try:
         return normalize_tag(name)
@@ -226,8 +229,8 @@ def _entities(text: str) -> list[str]:
 
 
 def _is_shouting(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 8 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
+    letters = list(filter(str.isalpha, text))
+    return len(letters) >= 8 and sum(map(str.isupper, letters)) > 0.6 * len(letters)
 
 
 def _entity_runs(text: str, shouting: bool) -> Iterator[str]:
@@ -238,13 +241,15 @@ def _entity_runs(text: str, shouting: bool) -> Iterator[str]:
     for match in _TOKEN.finditer(text):
         word = _strip_possessive(match.group().replace("’", "'"))
         gap = text[previous_end : match.start()]
-        at_start = previous_end == 0 or (
-            _BOUNDARY.search(gap) is not None and previous_word.lower() not in _TITLES
-        )
+        first, before = previous_end == 0, previous_word
         previous_end, previous_word = match.end(), word
         if not shouting and _is_technical(word):
             yield word
         if _is_title_case(word):
+            # Only a capitalised word asks whether it opens a sentence.
+            at_start = first or (
+                _BOUNDARY.search(gap) is not None and before.lower() not in _TITLES
+            )
             if run and (gap != " " or at_start):
                 yield from _accepted(run, run_at_start)
                 run = []
@@ -284,7 +289,8 @@ def _is_title_case(word: str) -> bool:
 
 
 def _is_technical(word: str) -> bool:
-    if word.lower() in STOPWORDS:
+    # Each pattern below needs an upper-case letter, a "+" or a "#": most words have none.
+    if word.lower() in STOPWORDS or (word.islower() and "+" not in word and "#" not in word):
         return False
     return bool(
         _ACRONYM.fullmatch(word)
