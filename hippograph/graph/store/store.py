@@ -54,6 +54,8 @@ RETRY_BASE_S = 0.01
 RETRY_CAP_S = 0.5
 TX_RETRY_S = 30.0
 STREAM_FETCH = 2000  # rows a streamed read asks the server for at a time
+# How long closing the store waits for statements still running (background reads).
+CLOSE_WAIT_S = 10.0
 
 
 class GraphError(HippographError):
@@ -261,6 +263,12 @@ class Store:
         self.owner = owner
         self.timeout_s = timeout_s
         self.retries = Retries()
+        # Statements in flight (every access goes through ``_mapped``), so that ``close`` waits
+        # for them: background refreshes (term counts, speaker caches) may still be reading
+        # when the owner closes, and closing the driver under them failed inside the driver.
+        self._busy = threading.Condition()
+        self._in_flight = 0
+        self._closing = False
 
     @classmethod
     def open(cls, settings: Settings, *, attach: bool = True) -> Store:
@@ -339,22 +347,39 @@ class Store:
         """``mapped_errors``, and for a store attached to another process's engine, a clear
         error as soon as that process is known to have stopped: without it, each statement of
         a long job retried its connection for the driver's 30 s, one after the other."""
-        if self.owner is not None:
-            self.owner.check()
+        with self._busy:
+            if self._closing:
+                raise GraphUnavailable(f"the graph store {self.location or ''} is closed".strip())
+            self._in_flight += 1
         try:
-            with mapped_errors(self.timeout_s):
-                yield
-        except GraphUnavailable:
             if self.owner is not None:
                 self.owner.check()
-            raise
+            try:
+                with mapped_errors(self.timeout_s):
+                    yield
+            except GraphUnavailable:
+                if self.owner is not None:
+                    self.owner.check()
+                raise
+        finally:
+            with self._busy:
+                self._in_flight -= 1
+                self._busy.notify_all()
 
     def ping(self) -> None:
         with self._mapped():
             self.driver.execute_query("RETURN 1 AS ok", database_=self.database)
 
     def close(self) -> None:
+        """Refuse new statements, wait up to CLOSE_WAIT_S for those in flight, then close the
+        driver and stop the embedded engine."""
         atexit.unregister(self.close)
+        with self._busy:
+            self._closing = True
+            if not self._busy.wait_for(lambda: self._in_flight == 0, timeout=CLOSE_WAIT_S):
+                log.warning(
+                    "closing the graph store with %d statements still running", self._in_flight
+                )
         try:
             self.driver.close()
         finally:
