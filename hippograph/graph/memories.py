@@ -62,8 +62,16 @@ def dedup_key(namespace: str, item: NewMemory, digest: str) -> str:
 
 
 def node_props(
-    namespace: str, item: NewMemory, digest: str, key: str, embedding: Any, now: str
+    namespace: str,
+    item: NewMemory,
+    digest: str,
+    key: str,
+    embedding: Any,
+    now: str,
+    context: str = "",
 ) -> dict[str, Any]:
+    """A new memory's node properties; ``context``: what it was said after (its session's
+    previous memory, `write.context`), indexed with it (`write.fulltext.indexed`)."""
     confidence = (
         item.confidence if item.confidence is not None else DEFAULT_CONFIDENCE[item.provenance]
     )
@@ -98,7 +106,7 @@ def node_props(
         "prerequisites": list(item.prerequisites),
         "warnings": list(item.warnings),
         "embedding": vector(embedding),
-        "ft_terms": fulltext.indexed(namespace, item.content),
+        "ft_terms": fulltext.indexed(namespace, item.content, context),
     }
     if item.chunk is not None:
         props.update({f"chunk_{k}": v for k, v in asdict(item.chunk).items()})

@@ -83,7 +83,7 @@ def term_counts(text: str, words: Collection[str]) -> Counter[str]:
     return Counter(t for t in fulltext.tokens(text) if t in words)
 
 
-def bm25(tf: Mapping[str, int], length: int, df: Mapping[str, int], corpus: Corpus) -> float:
+def bm25(tf: Mapping[str, float], length: int, df: Mapping[str, int], corpus: Corpus) -> float:
     """BM25 of one document: ``tf`` its counts of the query words, ``length`` its length,
     ``df`` each word's document frequency in ``corpus``."""
     norm = K1 * (1 - B + B * length / corpus.avg_length) if corpus.avg_length > 0 else K1
@@ -109,13 +109,25 @@ def select_terms(words: Sequence[str], frequencies: Mapping[str, int], budget: i
     return [w for w in words if w in kept]
 
 
-def _grouped(counts: Counter[str], groups: Mapping[str, str]) -> Counter[str]:
+def _grouped(counts: Mapping[str, float], groups: Mapping[str, str]) -> dict[str, float]:
     if not groups:
-        return counts
-    out: Counter[str] = Counter()
+        return dict(counts)
+    out: dict[str, float] = {}
     for word, n in counts.items():
-        out[groups.get(word, word)] += n
+        term = groups.get(word, word)
+        out[term] = out.get(term, 0) + n
     return out
+
+
+def _counts(namespace: str, hit: Row, wanted: set[str], context_weight: float) -> dict[str, float]:
+    """A hit's counts of the ``wanted`` words: per occurrence in its content, and
+    ``context_weight`` for a word it is indexed by (``terms``) that its content lacks."""
+    counts: dict[str, float] = dict(term_counts(str(hit["content"] or ""), wanted))
+    missing = wanted.difference(counts) if context_weight > 0 else set()
+    if missing:
+        terms = set(str(hit.get("terms") or "").split())
+        counts.update((w, context_weight) for w in missing if fulltext.term(namespace, w) in terms)
+    return counts
 
 
 class TermFrequencies:
@@ -176,19 +188,23 @@ class TermFrequencies:
         words: Sequence[str],
         hits: Sequence[Row],
         groups: Mapping[str, str] | None = None,
+        context_weight: float = 0.0,
     ) -> dict[str, float]:
-        """BM25 of each hit (``id``, ``content``, ``status``) for ``words``, by the namespace's
-        statistics. A word not counted yet takes the number of active hits holding it.
-        ``groups``: word -> the term it counts for (the forms of one word are one term: their
-        counts add up, and so do their frequencies, capped at the namespace's size)."""
+        """BM25 of each hit (``id``, ``content``, ``status``, ``terms``: its indexed words) for
+        ``words``, by the namespace's statistics. A word not counted yet takes the number of
+        active hits holding it. ``groups``: word -> the term it counts for (the forms of one
+        word are one term: their counts add up, and so do their frequencies, capped at the
+        namespace's size). ``context_weight``: what a word the hit is indexed by only through
+        its context (`write.fulltext.indexed`) counts, against 1 per occurrence in the
+        content."""
         corpus = CORPUS.get((self._store, namespace))
         wanted = set(words)
         group = groups or {}
-        tfs = [_grouped(term_counts(str(h["content"] or ""), wanted), group) for h in hits]
+        tfs = [_grouped(_counts(namespace, h, wanted, context_weight), group) for h in hits]
         active = (tf for h, tf in zip(hits, tfs, strict=True) if h["status"] == "active")
         seen = Counter(w for tf in active for w in tf)
         known = _grouped(Counter(self.frequencies(namespace, words)), group)
-        df = {w: max(known.get(w, 0), seen[w]) for w in {group.get(w, w) for w in wanted}}
+        df = {w: max(int(known.get(w, 0)), seen[w]) for w in {group.get(w, w) for w in wanted}}
         return {
             h["id"]: bm25(tf, len(str(h["content"] or "")), df, corpus)
             for h, tf in zip(hits, tfs, strict=True)

@@ -15,6 +15,12 @@ construction: ASCII letters and digits, lower case, at least two characters, no 
 at most MAX_WORD characters (Lucene's standard tokenizer cuts longer tokens into pieces the
 key would not prefix). ``content`` itself is not indexed; BM25 scores are computed on it over
 the namespace's own statistics (`recall.termstats`).
+
+A memory said in a session is also indexed by its context (`context`): the words of the memory
+written before it in that session that it does not hold itself, keyed the same way. A reply
+("How about this series?") is found by what it answers ("any book you'd recommend?"), and the
+stored content does not change. Recall scores a context word at a fraction of a content word
+(`CascadeConfig.context_weight`): a word a hit is indexed by that its content lacks.
 """
 
 from __future__ import annotations
@@ -63,10 +69,14 @@ def namespace_key(namespace: str) -> str:
     return "x" + base64.b32encode(digest).decode("ascii").lower()
 
 
-def indexed(namespace: str, content: str) -> str:
-    """The ``ft_terms`` of a memory of ``namespace`` saying ``content``."""
+def indexed(namespace: str, content: str, context: str = "") -> str:
+    """The ``ft_terms`` of a memory of ``namespace`` saying ``content``, said after ``context``
+    (the previous memory of its session, or nothing): the words of the content, then those of
+    the context the content does not hold."""
     key = namespace_key(namespace)
-    return " ".join(key + w for w in words(content))
+    own = words(content)
+    held = set(own)
+    return " ".join(key + w for w in [*own, *(w for w in words(context) if w not in held)])
 
 
 def query(namespace: str, terms: list[str]) -> str:

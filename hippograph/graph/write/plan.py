@@ -61,9 +61,11 @@ def add_decision(
     decision: Decision,
     now: str,
     new_id: str,
+    context: str = "",
 ) -> str:
     """Add the writes of one decision to the plan; return the id of the memory it lands in
-    (``new_id`` when it creates one)."""
+    (``new_id`` when it creates one). ``context``: what the item was said after
+    (`write.context`), indexed with its words."""
     target = decision.target
     tags = list(item.tags)
     if decision.action == "NOOP" and target:
@@ -76,7 +78,7 @@ def add_decision(
             {
                 "id": target,
                 "content": item.content,
-                "ft_terms": fulltext.indexed(namespace, item.content),
+                "ft_terms": fulltext.indexed(namespace, item.content, context),
                 "content_hash": digest,
                 "dedup_key": key,
                 "embedding": as_vector(vector),
@@ -89,7 +91,10 @@ def add_decision(
         )  # fmt: skip
         plan.tag_pairs += [{"memory_id": target, "tag": t} for t in tags]
         return target
-    props = {**memories.node_props(namespace, item, digest, key, vector, now), "id": new_id}
+    props = {
+        **memories.node_props(namespace, item, digest, key, vector, now, context),
+        "id": new_id,
+    }
     plan.creates.append(props)
     plan.written[new_id] = memories.to_memory({"memory": props, "tags": tags})
     for tag in tags:

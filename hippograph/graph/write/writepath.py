@@ -32,8 +32,8 @@ from hippograph.graph.errors import Conflict
 from hippograph.graph.model import NewMemory, RememberResult, content_hash, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.write import context, scrub
 from hippograph.graph.write import ids as derived_ids
-from hippograph.graph.write import scrub
 from hippograph.graph.write.decide import Candidate, Decider, Decision, OfflineDecider
 from hippograph.graph.write.neighbours import BatchIndex, nearest, stored_neighbours, tombstoned
 from hippograph.graph.write.plan import (
@@ -189,6 +189,7 @@ def commit(
     fresh = _fresh_ids(store, namespace, ids, len(items))
     scopes = [memories.scope_key(item) for item in items]
     stored = stored_neighbours(store, namespace, items, vectors, scopes)
+    contexts = context.previous(store, namespace, items)
     plan = Plan()
     dimensions = len(vectors[0]) if len(vectors) else 0
     batch = BatchIndex(len(items), dimensions, now)
@@ -219,7 +220,16 @@ def commit(
                 neighbours = nearest(stored[i], item, vector, scope, batch, gone)
                 decision = decider.decide(_candidate(item), neighbours)
             memory_id = add_decision(
-                plan, namespace, item, digests[i], keys[i], vector, decision, now, fresh[i]
+                plan,
+                namespace,
+                item,
+                digests[i],
+                keys[i],
+                vector,
+                decision,
+                now,
+                fresh[i],
+                contexts[i],
             )
             add_outcome(plan, namespace, now, source, decision_id, item, digests[i], links,
                         decision, memory_id)  # fmt: skip

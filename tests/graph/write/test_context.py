@@ -1,0 +1,118 @@
+"""Context-aware indexing: a memory said in a session is indexed with the words of the memory
+before it in that session (sent in one batch or one by one), its content left as it was, and
+recall finds it by them at a fraction of a word of its own."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hippograph.graph.model import NewMemory, Source
+from hippograph.graph.recall import retrieval
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.runtime import Runtime
+from hippograph.graph.write import context, fulltext, writepath
+
+ASK = "Gina: Which bakery sells the best sourdough in town?"
+REPLY = "Jon: Definitely the little place on Rua Augusta, ask for Marta."
+AFTER = "Gina: Thanks, I will go there on Saturday morning."
+
+
+def _turn(text: str, session: str, turn: int) -> NewMemory:
+    return NewMemory(content=text, source=Source(session_id=session, messages=f"D1:{turn}"))
+
+
+def _remember(rt: Runtime, ns: str, *items: NewMemory) -> list[str]:
+    written = writepath.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
+    return [w.memory.id for w in written]
+
+
+def _terms(rt: Runtime, memory_id: str) -> str:
+    rows = rt.store.driver.execute_query(
+        "MATCH (m:Memory {id: $id}) RETURN m.ft_terms AS t",
+        id=memory_id,
+        database_=rt.store.database,
+    ).records
+    return str(rows[0]["t"])
+
+
+def test_indexed_words_are_the_content_then_the_context_it_lacks() -> None:
+    key = fulltext.namespace_key("ns")
+    terms = fulltext.indexed("ns", "Jon: the bakery", "Gina: which bakery, Jon?")
+    assert terms == f"{key}jon {key}bakery {key}gina"
+    assert fulltext.indexed("ns", "Jon: the bakery") == f"{key}jon {key}bakery"
+
+
+def test_a_batch_indexes_each_turn_with_the_one_before_it_in_its_session(
+    runtime: Runtime, namespace: str
+) -> None:
+    ask, other, reply, loose = _remember(
+        runtime,
+        namespace,
+        _turn(ASK, "s1", 1),
+        _turn("Ana: The ferry leaves at noon.", "s2", 1),
+        _turn(REPLY, "s1", 2),
+        NewMemory(content="The office closes at six."),
+    )
+    assert _terms(runtime, ask) == fulltext.indexed(namespace, ASK)
+    assert _terms(runtime, other) == fulltext.indexed(namespace, "Ana: The ferry leaves at noon.")
+    assert _terms(runtime, reply) == fulltext.indexed(namespace, REPLY, ASK)
+    assert _terms(runtime, loose) == fulltext.indexed(namespace, "The office closes at six.")
+    [stored] = runtime.store.read("memory/get_many", namespace=namespace, ids=[reply])
+    assert stored["memory"]["content"] == REPLY
+
+
+def test_a_turn_sent_alone_is_indexed_with_the_stored_turn_before_it(
+    runtime: Runtime, namespace: str
+) -> None:
+    _remember(runtime, namespace, _turn(ASK, "s1", 1), _turn(REPLY, "s1", 2))
+    [after] = _remember(runtime, namespace, _turn(AFTER, "s1", 3))
+    assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER, REPLY)
+    # a turn sent late is not indexed with a turn said after it (the last batch holds no
+    # turn before it)
+    [late] = _remember(runtime, namespace, _turn("Jon: Sure, any time.", "s1", 2))
+    assert _terms(runtime, late) == fulltext.indexed(namespace, "Jon: Sure, any time.")
+    [first] = _remember(runtime, namespace, _turn("Jon: Hi there!", "s9", 1))
+    assert _terms(runtime, first) == fulltext.indexed(namespace, "Jon: Hi there!")
+
+
+def test_recall_finds_a_reply_by_what_it_answers(runtime: Runtime, namespace: str) -> None:
+    _, reply, _ = _remember(
+        runtime, namespace, _turn(ASK, "s1", 1), _turn(REPLY, "s1", 2), _turn(AFTER, "s1", 3)
+    )
+
+    def fulltext_score(config: CascadeConfig) -> float | None:
+        """The reply's full-text score, None when recall does not return it."""
+        result = retrieval.recall(
+            runtime.store,
+            runtime.embedder,
+            namespace,
+            retrieval.RecallRequest(context="sourdough", explain=True, include_gap=True),
+            config,
+        )
+        found = {i.memory.id: i.explanation for i in result.items}
+        explanation = found.get(reply)
+        return None if explanation is None else explanation.fulltext
+
+    with_context = fulltext_score(DEFAULT_CASCADE)
+    assert with_context is not None and with_context > 0
+    # the reply holds no query word and is far from the query's vector: only its context finds it
+    assert fulltext_score(replace(DEFAULT_CASCADE, context_weight=0.0)) is None
+    stronger = fulltext_score(replace(DEFAULT_CASCADE, context_weight=1.0))
+    assert stronger is not None and stronger > with_context
+
+
+def test_a_long_turn_neither_gives_nor_takes_a_context(runtime: Runtime, namespace: str) -> None:
+    answer = "Assistant: " + "Here is a long answer about sourdough starters. " * 30
+    assert len(answer) > context.MAX_CHARS
+    ask, long_answer, thanks = _remember(
+        runtime,
+        namespace,
+        _turn("User: How do I keep a sourdough starter alive?", "s1", 1),
+        _turn(answer, "s1", 2),
+        _turn("User: Thanks, that helps.", "s1", 3),
+    )
+    assert _terms(runtime, long_answer) == fulltext.indexed(namespace, answer)
+    assert _terms(runtime, thanks) == fulltext.indexed(namespace, "User: Thanks, that helps.")
+    assert _terms(runtime, ask) == fulltext.indexed(
+        namespace, "User: How do I keep a sourdough starter alive?"
+    )
