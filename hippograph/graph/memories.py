@@ -306,22 +306,41 @@ def forget(
     tombstone records its content hash, the hash without a "Speaker: " prefix and its
     embedding (never its text), so no later ingest, extraction or rebuild brings it back, nor a
     restatement of it (``write/neighbours.py: tombstoned``). An explicit ``remember`` does not
-    check tombstones: the user asked again."""
+    check tombstones: the user asked again. A hard forget also re-indexes the memories of its
+    source session by their own words (they may hold its words as context: ``write/context.py``).
+    """
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
     name = "memory/delete" if hard else "memory/archive"
     found = store.read("memory/get_many", namespace=namespace, ids=[memory_id])
     if not found:
         raise NotFound("memory", memory_id)
-    rows = store.write(
-        name,
-        namespace=namespace,
-        id=memory_id,
-        now=now_iso(),
-        reason=reason,
-        tombstone_id=str(uuid.uuid4()),
-        body_hash=body_hash(found[0]["memory"]["content"]),
-    )
+    session = found[0]["memory"].get("source_session")
+
+    def work(tx: Tx) -> list[Row]:
+        rows = tx.run(
+            name,
+            namespace=namespace,
+            id=memory_id,
+            now=now_iso(),
+            reason=reason,
+            tombstone_id=str(uuid.uuid4()),
+            body_hash=body_hash(found[0]["memory"]["content"]),
+        )
+        if hard and session:
+            # The memory said after this one was indexed with its words too (its context):
+            # the session's memories are indexed by their own words again, in the same
+            # transaction, so a hard-forgotten text finds nothing.
+            texts = tx.run("memory/session_texts", namespace=namespace, session=session)
+            terms = [
+                {"id": r["id"], "ft_terms": fulltext.indexed(namespace, str(r["content"] or ""))}
+                for r in texts
+            ]
+            if terms:
+                tx.run("migration/set_terms", rows=terms)
+        return rows
+
+    rows = store.write_tx(work)
     if not rows or (hard and not rows[0].get("deleted")):
         raise NotFound("memory", memory_id)
     return memory_id

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hippograph.graph import memories
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
@@ -116,3 +117,33 @@ def test_a_long_turn_neither_gives_nor_takes_a_context(runtime: Runtime, namespa
     assert _terms(runtime, ask) == fulltext.indexed(
         namespace, "User: How do I keep a sourdough starter alive?"
     )
+
+
+def test_a_hard_forget_takes_its_words_out_of_the_turn_said_after_it(
+    runtime: Runtime, namespace: str
+) -> None:
+    ask, reply, after = _remember(
+        runtime, namespace, _turn(ASK, "s1", 1), _turn(REPLY, "s1", 2), _turn(AFTER, "s1", 3)
+    )
+    assert fulltext.term(namespace, "sourdough") in _terms(runtime, reply).split()
+    memories.forget(runtime.store, namespace, ask, hard=True)
+    # the reply is indexed by its own words again: nothing is found by the forgotten text's
+    assert _terms(runtime, reply) == fulltext.indexed(namespace, REPLY)
+    assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER)
+    found = runtime.store.read(
+        "recall/fulltext_seeds",
+        query=fulltext.query(namespace, ["sourdough"]),
+        candidates=10,
+        namespace=namespace,
+        statuses=["active"],
+        project=None,
+        session_id=None,
+    )
+    assert found[0]["hits"] == []
+    # a soft forget (archive, recoverable) leaves the index as it was
+    beans = "Jon: Where do you buy your coffee beans these days?"
+    roaster = "Gina: A roaster near the station, their Ethiopian blend."
+    ask2, reply2 = _remember(runtime, namespace, _turn(beans, "s2", 1), _turn(roaster, "s2", 2))
+    memories.forget(runtime.store, namespace, ask2)
+    assert _terms(runtime, reply2) == fulltext.indexed(namespace, roaster, beans)
+    assert fulltext.term(namespace, "coffee") in _terms(runtime, reply2).split()
