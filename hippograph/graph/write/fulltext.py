@@ -11,7 +11,9 @@ the index is the namespace's own. The namespace is still checked exactly on ever
 namespaces sharing a key, one chance in 2^40 a pair, would only share candidates).
 
 Both sides are built by `words` here, so what is indexed and what is asked match by
-construction: ASCII letters and digits, lower case, at least two characters, no stop words,
+construction: ASCII letters and digits, lower case, at least two characters, no function words
+(`tagging.FUNCTION_WORDS`: the tagger's longer list also drops days, months and generic verbs,
+which a search must find),
 at most MAX_WORD characters (Lucene's standard tokenizer cuts longer tokens into pieces the
 key would not prefix). ``content`` itself is not indexed; BM25 scores are computed on it over
 the namespace's own statistics (`recall.termstats`).
@@ -34,7 +36,7 @@ import time
 
 from hippograph.graph.model import now_iso
 from hippograph.graph.store.store import Store
-from hippograph.graph.write.tagging import STOPWORDS
+from hippograph.graph.write.tagging import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +47,7 @@ MAX_WORD = 64
 MAX_QUERY_WORDS = 32
 # Bumped whenever `words` or `namespace_key` change what a memory is indexed by: a store whose
 # memories were keyed by another version has them keyed again at start-up (`rekey`).
-VERSION = 1
+VERSION = 2
 MIGRATION = f"fulltext_terms:{VERSION}"
 PAGE = 1000
 
@@ -59,7 +61,9 @@ def tokens(text: str) -> list[str]:
 def words(text: str) -> list[str]:
     """The distinct content words of ``text``, lowercased, in order of first appearance:
     nothing Lucene query syntax could misread."""
-    return [w for w in dict.fromkeys(tokens(text)) if 1 < len(w) <= MAX_WORD and w not in STOPWORDS]
+    return [
+        w for w in dict.fromkeys(tokens(text)) if 1 < len(w) <= MAX_WORD and w not in FUNCTION_WORDS
+    ]
 
 
 @functools.lru_cache(maxsize=1024)  # asked once per memory written or query word
@@ -90,6 +94,18 @@ def term(namespace: str, word: str) -> str:
     return namespace_key(namespace) + word
 
 
+def _context_of(namespace: str, content: str, terms: str | None) -> str:
+    """The context words a memory was indexed by (``terms``, of an earlier version): its
+    namespace's keyed words that its content does not hold, kept when it is keyed again."""
+    key = namespace_key(namespace)
+    own = set(tokens(content))
+    return " ".join(
+        t[len(key) :]
+        for t in (terms or "").split()
+        if t.startswith(key) and t[len(key) :] not in own
+    )
+
+
 def rekey(store: Store) -> int:
     """Give every memory its ``ft_terms`` of this VERSION, once per store (a store written
     before words were keyed by namespace, or by another version): run at start-up, before
@@ -102,7 +118,8 @@ def rekey(store: Store) -> int:
     while rows := store.read("migration/memory_text_page", after=after, limit=PAGE):
         updates = []
         for row in rows:
-            wanted = indexed(str(row["namespace"]), str(row["content"] or ""))
+            namespace, content = str(row["namespace"]), str(row["content"] or "")
+            wanted = indexed(namespace, content, _context_of(namespace, content, row["ft_terms"]))
             if row["ft_terms"] != wanted:
                 updates.append({"id": row["id"], "ft_terms": wanted})
         if updates:

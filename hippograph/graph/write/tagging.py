@@ -27,8 +27,11 @@ from hippograph.graph.errors import InvalidInput
 
 MAX_TAG_LENGTH = 64
 
-# A word list reads better as text than as 400 quoted literals.
-STOPWORDS: frozenset[str] = frozenset(
+# A word list reads better as text than as 400 quoted literals. FUNCTION_WORDS: words that say
+# nothing of a topic: function words, chat filler, generic verbs (the full-text side leaves out
+# only these: `fulltext.words`). STOPWORDS adds words of time, quantity and quality ("saturday",
+# "first", "new"), which make no tag but which a search must find.
+FUNCTION_WORDS: frozenset[str] = frozenset(
     """
     a about above across after afterwards again against all almost alone along already also
     although always am among amongst an and another any anybody anyhow anyone anything anyway
@@ -63,7 +66,12 @@ STOPWORDS: frozenset[str] = frozenset(
     think thinks thought thinking say says said saying tell tells told want wants wanted
     like liked likes look looks looked looking feel feels felt feeling give gives gave given
     use uses used using try tries tried trying need needs needed keep keeps kept put puts
-    mean means meant seem seems seemed let find found work good bad new old big small little
+    mean means meant seem seems seemed let find found work
+    """.split()  # noqa: SIM905
+)
+STOPWORDS: frozenset[str] = FUNCTION_WORDS | frozenset(
+    """
+    good bad new old big small little
     long last first second today yesterday tomorrow tonight ago soon later week weeks month
     months year years morning evening night monday tuesday wednesday thursday friday saturday
     sunday pm january february march april june july august september october november december

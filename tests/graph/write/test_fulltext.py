@@ -3,7 +3,7 @@ its content on every write, rebuilt once for a store written before (or by anoth
 
 from __future__ import annotations
 
-from hippograph.graph.model import NewMemory
+from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import fulltext, writepath
@@ -77,3 +77,36 @@ def test_a_store_written_before_is_keyed_once_at_start(runtime: Runtime, namespa
     )
     assert memory_id in _lexical(runtime, namespace, "potoroo fence")
     assert fulltext.rekey(runtime.store) == 0
+
+
+def test_keying_again_keeps_the_context_words_a_memory_was_indexed_by(
+    runtime: Runtime, namespace: str
+) -> None:
+    """A new version of `words` keys every memory again; the words of the turn before it
+    (its context, not in its content) stay, since the content alone cannot give them back."""
+    ask = "Gina: Which bakery sells the best sourdough in town?"
+    reply = "Jon: Definitely the place on Rua Augusta, go on Saturday morning."
+    items = [
+        NewMemory(content=t, source=Source(session_id="s1", messages=f"D1:{n}"))
+        for n, t in ((1, ask), (2, reply))
+    ]
+    written = writepath.remember(runtime.store, runtime.embedder, namespace, items)
+    reply_id = written[1].memory.id
+    key = fulltext.namespace_key(namespace)
+    # As an earlier version indexed it: fewer own words ("saturday", "morning" were stop words)
+    old = f"{key}jon {key}place {key}rua {key}augusta {key}gina {key}bakery {key}sourdough"
+    runtime.store.driver.execute_query(
+        "MATCH (m:Memory {id: $id}) SET m.ft_terms = $terms",
+        id=reply_id,
+        terms=old,
+        database_=runtime.store.database,
+    )
+    runtime.store.driver.execute_query(
+        "MATCH (g:Migration {name: $name}) DELETE g",
+        name=fulltext.MIGRATION,
+        database_=runtime.store.database,
+    )
+    assert fulltext.rekey(runtime.store) >= 1
+    terms = (_terms(runtime, reply_id) or "").split()
+    assert {f"{key}saturday", f"{key}morning", f"{key}sourdough", f"{key}gina"} <= set(terms)
+    assert _terms(runtime, reply_id) == fulltext.indexed(namespace, reply, "gina bakery sourdough")
