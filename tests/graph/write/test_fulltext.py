@@ -56,6 +56,15 @@ def test_a_written_memory_carries_its_keyed_words(runtime: Runtime, namespace: s
     assert got["memory"].get("ft_terms") is None
 
 
+def _rekey_pending(rt: Runtime) -> None:
+    """Take away the store's marker that its memories are keyed, as a store of another version."""
+    rt.store.driver.execute_query(
+        "MATCH (g:Migration {name: $name}) DELETE g",
+        name=fulltext.MIGRATION,
+        database_=rt.store.database,
+    )
+
+
 def test_a_store_written_before_is_keyed_once_at_start(runtime: Runtime, namespace: str) -> None:
     """A store whose memories hold no keyed words (written before, or by another version)
     finds nothing by full text until `rekey` runs; `rekey` runs once, then is a no-op."""
@@ -65,11 +74,7 @@ def test_a_store_written_before_is_keyed_once_at_start(runtime: Runtime, namespa
         ns=namespace,
         database_=runtime.store.database,
     )
-    runtime.store.driver.execute_query(
-        "MATCH (g:Migration {name: $name}) DELETE g",
-        name=fulltext.MIGRATION,
-        database_=runtime.store.database,
-    )
+    _rekey_pending(runtime)
     assert memory_id not in _lexical(runtime, namespace, "potoroo fence")
     assert fulltext.rekey(runtime.store) >= 1
     assert _terms(runtime, memory_id) == fulltext.indexed(
@@ -101,11 +106,7 @@ def test_keying_again_keeps_the_context_words_a_memory_was_indexed_by(
         terms=old,
         database_=runtime.store.database,
     )
-    runtime.store.driver.execute_query(
-        "MATCH (g:Migration {name: $name}) DELETE g",
-        name=fulltext.MIGRATION,
-        database_=runtime.store.database,
-    )
+    _rekey_pending(runtime)
     assert fulltext.rekey(runtime.store) >= 1
     terms = (_terms(runtime, reply_id) or "").split()
     assert {f"{key}saturday", f"{key}morning", f"{key}sourdough", f"{key}gina"} <= set(terms)
