@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from starlette.testclient import TestClient
+from strawberry.extensions.validation_cache import _get_validate_cache
 
 from hippograph.api.app import create_app
 from hippograph.api.errors import PARSE_FAILED, VALIDATION_FAILED
@@ -62,6 +63,28 @@ def test_depth_over_the_limit_is_refused(runtime: Runtime, namespace: str) -> No
     assert "exceeds maximum operation depth of 2" in error["message"]
     assert error["extensions"]["code"] == VALIDATION_FAILED
     assert shallow["data"] == {"memories": {"items": []}}
+
+
+def test_a_document_is_validated_once_and_its_verdict_reused(runtime: Runtime) -> None:
+    # The depth and alias rules are part of the validation cache's key: built anew per request
+    # they made every request miss it and be validated again.
+    validated = _get_validate_cache(256)  # the cache api/schema.py's ValidationCache uses
+    settings = runtime.settings.with_(max_query_depth=2)
+    ok = "query($ns: String!) { memories(namespace: $ns) { items { id } } }"
+    deep = "query($ns: String!) { memories(namespace: $ns) { items { source { filePaths } } } }"
+    with TestClient(create_app(settings, runtime=runtime)) as client:
+        answers = []
+        for document in (ok, deep):
+            post(client, document, ns="limits-cache")  # validated once here
+            before = validated.cache_info()
+            answers += [post(client, document, ns="limits-cache") for _ in range(3)]
+            after = validated.cache_info()
+            assert after.misses == before.misses
+            assert after.hits == before.hits + 3
+    assert [a.get("data") for a in answers[:3]] == [{"memories": {"items": []}}] * 3
+    for refused in answers[3:]:  # a cached verdict still refuses
+        assert refused.get("data") is None
+        assert refused["errors"][0]["extensions"]["code"] == VALIDATION_FAILED
 
 
 def test_a_huge_document_stops_at_the_token_limit(client: TestClient) -> None:
