@@ -151,7 +151,7 @@ def plain(value: Any) -> Any:
             return value
         return [x if type(x) in _SCALARS else plain(x) for x in value]
     if kind is dict:
-        return {k: plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     # Nodes, relationships, paths, temporal and spatial values: exactly as data() has them.
     return neo4j.Record([("value", value)]).data()["value"]  # type: ignore[no-untyped-call]
 

@@ -55,6 +55,8 @@ PAGE = 1000
 def tokens(text: str) -> list[str]:
     """Every word of ``text`` as the index splits it, lowercased, repeats kept (for term
     frequencies): runs of ASCII letters and digits."""
+    if text.isascii():  # lowered whole, the same words (recall counts them in every full-text hit)
+        return _WORD.findall(text.lower())
     return [w.lower() for w in _WORD.findall(text)]
 
 
