@@ -25,6 +25,8 @@ from hippograph.graph.write import fulltext
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
+# A memory record's words of context (`_indexed`); an export without them imports as before.
+CONTEXT_WORDS = "context_words"
 PAGE = 500
 Progress = Callable[[int], None]
 
@@ -83,6 +85,13 @@ def export_lines(store: Store, namespace: str | None = None) -> Iterator[dict[st
         ids = [r["props"]["id"] for r in rows]
         for row in rows:
             props = {k: v for k, v in row["props"].items() if k != "ft_terms"}
+            context = fulltext.context_of(
+                str(props.get("namespace")),
+                str(props.get("content") or ""),
+                row["props"].get("ft_terms"),
+            )
+            if context:
+                props[CONTEXT_WORDS] = context
             yield {"kind": "memory", "props": props}
         for edge in store.read("export/memory_edges", ids=ids):
             yield _edge(edge)
@@ -148,7 +157,7 @@ def import_from(
                     f"line {number}.version", f"must be {FORMAT_VERSION}", limit=FORMAT_VERSION
                 )
         elif kind == "memory":
-            nodes[kind].append(_indexed(record["props"]))
+            nodes[kind].append(_indexed(record["props"], number))
         elif kind in nodes:
             nodes[kind].append(record["props"])
         elif kind == "edge" and _edge_kind(record) in edges:
@@ -172,14 +181,20 @@ def import_from(
     return counts
 
 
-def _indexed(props: Any) -> Any:
+def _indexed(props: Any, number: int) -> Any:
     """A memory's full-text words are derived, not exported: made again on import, for the
-    namespace it lands in and by this version's words."""
+    namespace it lands in and by this version's words, from its content and the context words
+    it was indexed by (`CONTEXT_WORDS`, not a property of the node: the words of the turn said
+    before it in its session when it was written, `write.context`, which the export alone no
+    longer tells: a turn forgotten since, or one that arrived late)."""
     if not isinstance(props, dict):
         return props
+    context = props.pop(CONTEXT_WORDS, "")
+    if not isinstance(context, str):
+        raise InvalidInput(f"line {number}.props.{CONTEXT_WORDS}", "must be a string of words")
     content, namespace = props.get("content"), props.get("namespace")
     if isinstance(content, str) and isinstance(namespace, str):
-        return {**props, "ft_terms": fulltext.indexed(namespace, content)}
+        return {**props, "ft_terms": fulltext.indexed(namespace, content, context)}
     return props
 
 

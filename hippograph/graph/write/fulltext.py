@@ -96,9 +96,10 @@ def term(namespace: str, word: str) -> str:
     return namespace_key(namespace) + word
 
 
-def _context_of(namespace: str, content: str, terms: str | None) -> str:
+def context_of(namespace: str, content: str, terms: str | None) -> str:
     """The context words a memory was indexed by (``terms``, of an earlier version): its
-    namespace's keyed words that its content does not hold, kept when it is keyed again."""
+    namespace's keyed words that its content does not hold, kept when it is keyed again and
+    carried by an export (`transfer`)."""
     key = namespace_key(namespace)
     own = set(tokens(content))
     return " ".join(
@@ -121,7 +122,7 @@ def rekey(store: Store) -> int:
         updates = []
         for row in rows:
             namespace, content = str(row["namespace"]), str(row["content"] or "")
-            wanted = indexed(namespace, content, _context_of(namespace, content, row["ft_terms"]))
+            wanted = indexed(namespace, content, context_of(namespace, content, row["ft_terms"]))
             if row["ft_terms"] != wanted:
                 updates.append({"id": row["id"], "ft_terms": wanted})
         if updates:

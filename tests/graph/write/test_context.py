@@ -147,3 +147,53 @@ def test_a_hard_forget_takes_its_words_out_of_the_turn_said_after_it(
     memories.forget(runtime.store, namespace, ask2)
     assert _terms(runtime, reply2) == fulltext.indexed(namespace, roaster, beans)
     assert fulltext.term(namespace, "coffee") in _terms(runtime, reply2).split()
+
+
+def test_an_export_carries_the_words_each_memory_was_indexed_by(
+    runtime: Runtime, namespace: str
+) -> None:
+    import io
+    import json
+
+    import pytest
+
+    from hippograph.graph import transfer
+    from hippograph.graph.errors import InvalidInput
+
+    ask, reply, after = _remember(
+        runtime, namespace, _turn(ASK, "s1", 1), _turn(REPLY, "s1", 2), _turn(AFTER, "s1", 3)
+    )
+    memories.forget(runtime.store, namespace, ask)  # soft: the reply keeps the asking words
+    indexed = {i: _terms(runtime, i) for i in (ask, reply, after)}
+    assert indexed[reply] == fulltext.indexed(namespace, REPLY, ASK)
+    out = io.StringIO()
+    transfer.export_to(runtime.store, out, namespace)
+    lines = out.getvalue().splitlines()
+    runtime.store.driver.execute_query(
+        "MATCH (n) WHERE n.namespace = $ns DETACH DELETE n",
+        ns=namespace,
+        database_=runtime.store.database,
+    )
+    # a context that is not a string of words is refused, with nothing written
+    bad = [
+        json.dumps({**r, "props": {**r["props"], "context_words": 3}})
+        if (r := json.loads(line))["kind"] == "memory"
+        else line
+        for line in lines
+    ]
+    with pytest.raises(InvalidInput, match=r"props\.context_words"):
+        transfer.import_from(runtime.store, bad)
+    assert runtime.store.read("memory/get_many", namespace=namespace, ids=[reply]) == []
+
+    transfer.import_from(runtime.store, lines)
+    assert {i: _terms(runtime, i) for i in indexed} == indexed
+    [stored] = runtime.store.read("memory/get_many", namespace=namespace, ids=[reply])
+    assert "context_words" not in stored["memory"]  # not a property of the node
+    # and recall still finds the reply by what it answered
+    found = retrieval.recall(
+        runtime.store,
+        runtime.embedder,
+        namespace,
+        retrieval.RecallRequest(context="sourdough bakery", k=1),
+    )
+    assert reply in [r.memory.id for r in found.items]
