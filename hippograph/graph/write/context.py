@@ -6,7 +6,9 @@ is the one before it in the batch from the same session (a session sent whole, i
 for the first of its session in the batch, the one of that session written last before it (a
 session sent turn by turn): of the session's latest batch, the one with the highest turn number
 below this one's (`formation.turn_number`: "D3:5" -> 5), or the last one when turns carry no
-number. One read per batch, only when the batch holds a session's first memory.
+number. One read per batch, only when the batch holds a session's first memory. The memory
+before lends its words only if it is seen wherever this one is (global, or the same project or
+session scope): a memory is never found by the words of one its finder may not see.
 
 Only a turn said after a turn, both of conversational length (MAX_CHARS: about what the
 embedding model reads, `CascadeConfig.long_memory_chars`), takes a context: a long memory (an
@@ -28,20 +30,23 @@ MAX_CHARS = 1000
 
 
 def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[str]:
-    """Per item, the content of the memory said before it in its session ("" if none, or if
-    either is longer than MAX_CHARS)."""
+    """Per item, the content of the memory said before it in its session ("" if none, if
+    either is longer than MAX_CHARS, or if the one before is not seen wherever the item is:
+    `_lends`)."""
     contexts = [""] * len(items)
-    last: dict[str, str] = {}  # session -> the content of its latest item so far
+    last: dict[str, tuple[str, Reach]] = {}  # session -> its latest item so far
     first: dict[str, list[int]] = {}  # session -> its items that wait for a stored context
     for i, item in enumerate(items):
         session = item.source.session_id
         if session is None:
             continue
+        reach = _reach(item.scope, item.project, item.session_id)
         if session in last:
-            contexts[i] = last[session]
+            content, lender = last[session]
+            contexts[i] = content if _lends(lender, reach) else ""
         else:
             first.setdefault(session, []).append(i)
-        last[session] = item.content
+        last[session] = (item.content, reach)
     if not first:
         return contexts
     rows = store.read("memory/session_latest", namespace=namespace, sessions=list(first))
@@ -50,20 +55,41 @@ def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[s
         stored.setdefault(row["session"], []).append(row)
     for session, indices in first.items():
         for i in indices:
-            contexts[i] = _before(stored.get(session, []), items[i].source.messages)
+            item = items[i]
+            before = _before(stored.get(session, []), item.source.messages)
+            reach = _reach(item.scope, item.project, item.session_id)
+            if before is not None and _lends(
+                _reach(before["scope"], before["project"], before["session_id"]), reach
+            ):
+                contexts[i] = str(before["content"] or "")
     return [
         c if len(c) <= MAX_CHARS and len(item.content) <= MAX_CHARS else ""
         for c, item in zip(contexts, items, strict=True)
     ]
 
 
-def _before(rows: list[Row], messages: str | None) -> str:
-    """The content of the row said last before the turn ``messages``."""
+def _before(rows: list[Row], messages: str | None) -> Row | None:
+    """The row said last before the turn ``messages`` (None: none)."""
     turn = turn_number(messages)
-    numbered = [
-        (n, str(r["content"] or "")) for r in rows if (n := turn_number(r["messages"])) is not None
-    ]
+    numbered = [(n, r) for r in rows if (n := turn_number(r["messages"])) is not None]
     if turn is not None and numbered:
-        earlier = [(n, c) for n, c in numbered if n < turn]
-        return max(earlier, key=lambda nc: nc[0])[1] if earlier else ""
-    return str(rows[-1]["content"] or "") if rows else ""
+        earlier = [(n, r) for n, r in numbered if n < turn]
+        return max(earlier, key=lambda nr: nr[0])[1] if earlier else None
+    return rows[-1] if rows else None
+
+
+# Who sees a memory: its scope and the project or session that scope names.
+Reach = tuple[str, str | None]
+
+
+def _reach(scope: str | None, project: str | None, session_id: str | None) -> Reach:
+    kind = scope or "global"
+    return (kind, project if kind == "project" else session_id if kind == "session" else None)
+
+
+def _lends(lender: Reach, borrower: Reach) -> bool:
+    """Whether a memory seen by ``lender``'s reach may index one seen by ``borrower``'s with its
+    words: only if everyone who can find the borrower can see the lender (a global one, or the
+    same project or session), or a recall outside a session would find a global memory by the
+    words of a memory of that session, which it may not see."""
+    return lender[0] == "global" or lender == borrower

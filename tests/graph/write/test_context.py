@@ -197,3 +197,31 @@ def test_an_export_carries_the_words_each_memory_was_indexed_by(
         retrieval.RecallRequest(context="sourdough bakery", k=1),
     )
     assert reply in [r.memory.id for r in found.items]
+
+
+def test_a_memory_is_not_indexed_by_words_its_finders_may_not_see(
+    runtime: Runtime, namespace: str
+) -> None:
+    private = replace(_turn(ASK, "s1", 1), scope="session", session_id="chat-7")
+    # in one batch: a global reply takes nothing from the session-scoped turn before it (a
+    # recall outside chat-7 would find it by them); a turn of chat-7 takes the global one's
+    _, shared, same = _remember(
+        runtime,
+        namespace,
+        private,
+        _turn(REPLY, "s1", 2),
+        replace(_turn(AFTER, "s1", 3), scope="session", session_id="chat-7"),
+    )
+    assert _terms(runtime, shared) == fulltext.indexed(namespace, REPLY)
+    assert _terms(runtime, same) == fulltext.indexed(namespace, AFTER, REPLY)
+    # turn by turn, from the stored turn before: another project's lends nothing, the same
+    # project's does
+    _remember(runtime, namespace, replace(_turn(ASK, "s2", 1), scope="project", project="p1"))
+    [other] = _remember(
+        runtime, namespace, replace(_turn(REPLY, "s2", 2), scope="project", project="p2")
+    )
+    [mine] = _remember(
+        runtime, namespace, replace(_turn(AFTER, "s2", 3), scope="project", project="p2")
+    )
+    assert _terms(runtime, other) == fulltext.indexed(namespace, REPLY)
+    assert _terms(runtime, mine) == fulltext.indexed(namespace, AFTER, REPLY)
