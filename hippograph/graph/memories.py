@@ -337,7 +337,7 @@ def forget(
                 for r in texts
             ]
             if terms:
-                tx.run("migration/set_terms", rows=terms)
+                tx.run("memory/set_terms", rows=terms)
         return rows
 
     rows = store.write_tx(work)

@@ -126,7 +126,7 @@ def rekey(store: Store) -> int:
             if row["ft_terms"] != wanted:
                 updates.append({"id": row["id"], "ft_terms": wanted})
         if updates:
-            store.write("migration/set_terms", rows=updates)
+            store.write("memory/set_terms", rows=updates)
         seen += len(rows)
         changed += len(updates)
         after = rows[-1]["id"]
