@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hippograph.graph.memories import scope_key
 from hippograph.graph.model import NewMemory
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.write.formation import turn_number
@@ -34,13 +35,13 @@ def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[s
     either is longer than MAX_CHARS, or if the one before is not seen wherever the item is:
     `_lends`)."""
     contexts = [""] * len(items)
-    last: dict[str, tuple[str, Reach]] = {}  # session -> its latest item so far
+    last: dict[str, tuple[str, str]] = {}  # session -> its latest item so far, and its scope key
     first: dict[str, list[int]] = {}  # session -> its items that wait for a stored context
     for i, item in enumerate(items):
         session = item.source.session_id
         if session is None:
             continue
-        reach = _reach(item.scope, item.project, item.session_id)
+        reach = scope_key(item)
         if session in last:
             content, lender = last[session]
             contexts[i] = content if _lends(lender, reach) else ""
@@ -55,12 +56,8 @@ def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[s
         stored.setdefault(row["session"], []).append(row)
     for session, indices in first.items():
         for i in indices:
-            item = items[i]
-            before = _before(stored.get(session, []), item.source.messages)
-            reach = _reach(item.scope, item.project, item.session_id)
-            if before is not None and _lends(
-                _reach(before["scope"], before["project"], before["session_id"]), reach
-            ):
+            before = _before(stored.get(session, []), items[i].source.messages)
+            if before is not None and _lends(before["scope_key"], scope_key(items[i])):
                 contexts[i] = str(before["content"] or "")
     return [
         c if len(c) <= MAX_CHARS and len(item.content) <= MAX_CHARS else ""
@@ -78,18 +75,9 @@ def _before(rows: list[Row], messages: str | None) -> Row | None:
     return rows[-1] if rows else None
 
 
-# Who sees a memory: its scope and the project or session that scope names.
-Reach = tuple[str, str | None]
-
-
-def _reach(scope: str | None, project: str | None, session_id: str | None) -> Reach:
-    kind = scope or "global"
-    return (kind, project if kind == "project" else session_id if kind == "session" else None)
-
-
-def _lends(lender: Reach, borrower: Reach) -> bool:
-    """Whether a memory seen by ``lender``'s reach may index one seen by ``borrower``'s with its
-    words: only if everyone who can find the borrower can see the lender (a global one, or the
-    same project or session), or a recall outside a session would find a global memory by the
-    words of a memory of that session, which it may not see."""
-    return lender[0] == "global" or lender == borrower
+def _lends(lender: str | None, borrower: str) -> bool:
+    """Whether a memory of scope key ``lender`` (`memories.scope_key`) may index one of scope
+    key ``borrower`` with its words: only if everyone who can find the borrower can see the
+    lender (a global one, or the same project or session), or a recall outside a session would
+    find a global memory by the words of a memory of that session, which it may not see."""
+    return lender == "global" or lender == borrower
