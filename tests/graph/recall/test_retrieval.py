@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -35,7 +36,8 @@ def remember(rt: Runtime, ns: str, *items: NewMemory) -> list[str]:
     ]
 
 
-def converse(rt: Runtime, ns: str) -> list[str]:
+def converse(rt: Runtime, ns: str, lines: Sequence[tuple[str, str]] = CONVERSATION) -> list[str]:
+    """``lines`` ((speaker, text)) as one session's turns, in order, linked as adjacent."""
     ids = remember(
         rt,
         ns,
@@ -43,10 +45,10 @@ def converse(rt: Runtime, ns: str) -> list[str]:
             NewMemory(
                 content=f"{who}: {text}", source=Source(session_id="s1", messages=f"D1:{i + 1}")
             )
-            for i, (who, text) in enumerate(CONVERSATION)
+            for i, (who, text) in enumerate(lines)
         ],
     )
-    assert formation.link_adjacent(rt.store, ns) == len(CONVERSATION) - 1
+    assert formation.link_adjacent(rt.store, ns) == len(lines) - 1
     return ids
 
 
@@ -616,17 +618,7 @@ def test_activation_into_a_restating_speaker_counts_for_less(
     """Where one speaker's memories run far longer than another's (an assistant's answers
     beside a person's messages), the activation they receive from their neighbours is
     discounted: the answers restate what the person said. Their own relevance counts whole."""
-    ids = remember(
-        runtime,
-        namespace,
-        *[
-            NewMemory(
-                content=f"{who}: {text}", source=Source(session_id="s1", messages=f"D1:{i + 1}")
-            )
-            for i, (who, text) in enumerate(PROJECT_CHAT)
-        ],
-    )
-    formation.link_adjacent(runtime.store, namespace)
+    ids = converse(runtime, namespace, PROJECT_CHAT)
     result = recall(runtime, namespace, "Which test framework do I like?", k=4, explain=True)
     found = {i.memory.id: i.explanation for i in result.items}
     assert set(found) == set(ids)
