@@ -19,6 +19,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from bench.server import ends_with_parent
 from hippograph.api.mcp import NAMESPACE_HEADER
 from hippograph.client import Client as HippographClient
 
@@ -51,6 +52,7 @@ def server(
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
+        preexec_fn=ends_with_parent,
     )
     url = f"http://127.0.0.1:{port}/graphql"
     deadline = time.monotonic() + 180

@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bench.server import ends_with_parent
 from hippograph.graph.errors import GraphUnavailable
 from hippograph.graph.store.engine import ensure_free, read_info
 from hippograph.graph.store.store import Store
@@ -49,6 +50,7 @@ def _serve(data_dir: Path) -> tuple[subprocess.Popen[str], int]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ends_with_parent,
     )
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -129,6 +131,7 @@ def test_worker_stops_on_a_signal_and_frees_the_data_directory(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ends_with_parent,
     )
     deadline = time.monotonic() + 180
     while read_info(data_dir) is None:  # the worker started the engine itself
@@ -175,6 +178,7 @@ def test_a_worker_attached_to_a_server_that_died_ends_and_leaves_the_data_direct
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ends_with_parent,
     )
     try:
         assert worker.stdout is not None

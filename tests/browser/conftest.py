@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.server import ends_with_parent
 from hippograph.settings import Settings
 
 HERE = Path(__file__).parent
@@ -60,7 +61,11 @@ def server_url(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     data_dir = tmp_path_factory.mktemp("browser") / "data"
     env = {**os.environ, "HIPPOGRAPH_DATA_DIR": str(data_dir), "HIPPOGRAPH_PORT": str(port)}
     proc = subprocess.Popen(
-        [EXE, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [EXE, "serve"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=ends_with_parent,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180

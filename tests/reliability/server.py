@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.server import ends_with_parent
+
 EXE = str(Path(sys.executable).parent / "hippograph")
 START_S = 240.0
 
@@ -52,7 +54,9 @@ class Server:
             **{f"HIPPOGRAPH_{k.upper()}": v for k, v in self.env.items()},
         }
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen([EXE, "serve"], env=env, stdout=log, stderr=log)
+            self.proc = subprocess.Popen(
+                [EXE, "serve"], env=env, stdout=log, stderr=log, preexec_fn=ends_with_parent
+            )
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
