@@ -83,8 +83,9 @@ def _with_forms(
     ``config.forms_below`` times (``statements.variants``: "camped" also searches camp,
     camps, camping), with what each form scores as (its word: ``termstats`` adds them up).
     A word used often in the asked form is not widened (more of the same topic, not more
-    answers), nor is a form the namespace does not hold. Counts are taken now where never
-    taken (`termstats`): the words, then the forms of the rare ones."""
+    answers), nor is a form the namespace is known not to hold. The counts are `termstats`'s
+    (the words', then the forms' of the rare ones), taken on the query's path in a namespace
+    small enough; in a bigger one a word not counted yet is widened, and its forms searched."""
     known = stats.counted(ns, words, termstats.COUNTER)
     rare = [w for w in words if known.get(w, 0) < config.forms_below]
     forms = {w: variants(w)[1:] for w in rare}

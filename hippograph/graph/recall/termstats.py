@@ -22,12 +22,17 @@ A word's frequency is counted per (namespace, word) the first time a query holds
 query's path (all its new words in one statement), so that the first ask of a query keeps,
 widens and scores its words as every later ask does: counted in the background instead, the
 same question found other memories on its first ask than on its second (a turn's full-text
-score 4.5, then 1.8), and a benchmark moved by tenths from run to run. A count is reused for
-TERM_TTL_S seconds, then recounted off the query's path on a thread of its own (COUNTER) while
-the old one still steers; at most MAX_TERMS are kept, the oldest dropped first. A word whose
-count failed is kept, and scored by the active hits that contain it (exact when the index
-handed over every hit of the namespace, as it does unless the words match more of its
-memories than `CascadeConfig.fulltext_max_candidates`).
+score 4.5, then 1.8), and a benchmark moved by tenths from run to run. That holds in a
+namespace of at most ON_PATH_MAX active memories: a count reads every posting of the word in
+the namespace (ArcadeDB loads each node to check it, ~15-30 us a posting on a busy machine; in
+the 100,000-memory latency store a new query's words took 580 ms at p50 to count), so a bigger
+namespace counts new words in the background as before, keeps them meanwhile, and its first
+ask of a word may differ from later ones. A count is reused for TERM_TTL_S seconds, then
+recounted off the query's path on a thread of its own (COUNTER) while the old one still steers;
+at most MAX_TERMS are kept, the oldest dropped first. A word not counted yet is kept, and
+scored by the active hits that contain it (exact when the index handed over every hit of the
+namespace, as it does unless the words match more of its memories than
+`CascadeConfig.fulltext_max_candidates`).
 
 Tokens (`term_counts`) are the index's by construction: `write.fulltext.tokens`, runs of ASCII
 letters and digits, lower case. Lengths are in characters on both sides of dl / avgdl (the
@@ -53,6 +58,8 @@ from hippograph.graph.write import fulltext
 log = logging.getLogger(__name__)
 
 TERM_TTL_S = 600.0
+# Namespaces up to this many active memories count a query's new words on its path.
+ON_PATH_MAX = 2_000
 MAX_TERMS = 100_000
 K1 = 1.2
 B = 0.75
@@ -141,11 +148,21 @@ class TermFrequencies:
     budget: postings a query may cost (None: no budget, every word kept); counts stop at
         budget + 1, beyond which only "too many" matters.
     ttl: seconds a count is reused before it is counted again (still used meanwhile).
+    on_path_max: a namespace of at most this many active memories counts new words on the
+        query's path (see the module docstring).
     """
 
-    def __init__(self, store: Store, budget: int | None, *, ttl: float = TERM_TTL_S) -> None:
+    def __init__(
+        self,
+        store: Store,
+        budget: int | None,
+        *,
+        ttl: float = TERM_TTL_S,
+        on_path_max: int = ON_PATH_MAX,
+    ) -> None:
         self._store = store
         self.budget = budget
+        self.on_path_max = on_path_max
         self._ttl = ttl
         self._known: dict[tuple[str, str], tuple[float, int]] = {}
         self._counting: set[tuple[str, str]] = set()
@@ -157,26 +174,39 @@ class TermFrequencies:
         return list(words) if self.budget is None else select_terms(words, known, self.budget)
 
     def counted(self, namespace: str, words: Sequence[str], counter: Executor) -> dict[str, int]:
-        """The namespace's frequency of each of ``words``: those never counted are counted now,
-        in one statement; an expired count is returned and recounted on ``counter``. A word
-        whose count failed is absent (a later query counts it again)."""
+        """The namespace's frequency of each of ``words``. Those never counted are counted now
+        in one statement if the namespace has at most ``on_path_max`` active memories, else on
+        ``counter`` (absent meanwhile); an expired count is returned and recounted on
+        ``counter``. A word whose count failed is absent (a later query counts it again)."""
+        with self._lock:
+            unknown = any((namespace, w) not in self._known for w in words)
+        on_path = unknown and self._small(namespace)
         now = time.monotonic()
         new: list[str] = []
-        expired: list[str] = []
+        later: list[str] = []
         with self._lock:
             for word in dict.fromkeys(words):
                 key = (namespace, word)
                 cached = self._known.get(key)
-                if cached is None:
+                if cached is None and on_path:
                     new.append(word)
-                elif now - cached[0] >= self._ttl and key not in self._counting:
+                elif (cached is None or now - cached[0] >= self._ttl) and key not in self._counting:
                     self._counting.add(key)
-                    expired.append(word)
+                    later.append(word)
         if new:
             self._count(namespace, new)
-        if expired:
-            counter.submit(self._count, namespace, expired, refresh=True)
+        if later:
+            counter.submit(self._count, namespace, later, refresh=True)
         return self.frequencies(namespace, words)
+
+    def _small(self, namespace: str) -> bool:
+        """Whether ``namespace`` is small enough to count new words on the query's path (not
+        when its size cannot be read: its words are then counted later, like a big one's)."""
+        try:
+            return CORPUS.get((self._store, namespace)).size <= self.on_path_max
+        except Exception:
+            log.warning("reading a namespace's size failed; its new words are counted later")
+            return False
 
     def count(self, namespace: str, words: Sequence[str]) -> dict[str, int]:
         """Count ``words`` in ``namespace`` now."""
