@@ -6,7 +6,10 @@ is the one before it in the batch from the same session (a session sent whole, i
 for the first of its session in the batch, the one of that session written last before it (a
 session sent turn by turn): of the session's latest batch, the one with the highest turn number
 below this one's (`formation.turn_number`: "D3:5" -> 5), or the last one when turns carry no
-number. One read per batch, only when the batch holds a session's first memory. The memory
+number. One read per batch, only when the batch holds a session's first memory; a turn that
+arrives late (every turn of that batch is numbered after it) takes the stored turn numbered
+last before it, found in two more reads (the session's turn references, then that memory),
+never a turn said after it. The memory
 before lends its words only if it is seen wherever this one is (global, or the same project or
 session scope): a memory is never found by the words of one its finder may not see.
 
@@ -56,7 +59,11 @@ def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[s
         stored.setdefault(row["session"], []).append(row)
     for session, indices in first.items():
         for i in indices:
-            before = _before(stored.get(session, []), items[i].source.messages)
+            rows = stored.get(session, [])
+            messages = items[i].source.messages
+            before = _before(rows, messages)
+            if before is None and rows and turn_number(messages) is not None:
+                before = _earlier(store, namespace, session, messages)
             if before is not None and _lends(before["scope_key"], scope_key(items[i])):
                 contexts[i] = str(before["content"] or "")
     return [
@@ -73,6 +80,17 @@ def _before(rows: list[Row], messages: str | None) -> Row | None:
         earlier = [(n, r) for n, r in numbered if n < turn]
         return max(earlier, key=lambda nr: nr[0])[1] if earlier else None
     return rows[-1] if rows else None
+
+
+def _earlier(store: Store, namespace: str, session: str, messages: str | None) -> Row | None:
+    """The stored memory of ``session`` numbered last before the turn ``messages``, with its
+    content and scope key (None: none is)."""
+    turns = store.read("memory/session_turns", namespace=namespace, session=session)
+    before = _before(turns, messages)
+    if before is None:
+        return None
+    found = store.read("memory/get_many", namespace=namespace, ids=[before["id"]])
+    return dict(found[0]["memory"]) if found else None
 
 
 def _lends(lender: str | None, borrower: str) -> bool:

@@ -68,12 +68,21 @@ def test_a_turn_sent_alone_is_indexed_with_the_stored_turn_before_it(
     _remember(runtime, namespace, _turn(ASK, "s1", 1), _turn(REPLY, "s1", 2))
     [after] = _remember(runtime, namespace, _turn(AFTER, "s1", 3))
     assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER, REPLY)
-    # a turn sent late is not indexed with a turn said after it (the last batch holds no
-    # turn before it)
-    [late] = _remember(runtime, namespace, _turn("Jon: Sure, any time.", "s1", 2))
-    assert _terms(runtime, late) == fulltext.indexed(namespace, "Jon: Sure, any time.")
     [first] = _remember(runtime, namespace, _turn("Jon: Hi there!", "s9", 1))
     assert _terms(runtime, first) == fulltext.indexed(namespace, "Jon: Hi there!")
+
+
+def test_a_turn_sent_late_is_indexed_with_the_stored_turn_said_before_it(
+    runtime: Runtime, namespace: str
+) -> None:
+    """Not with a turn said after it, though the session's latest batch holds only those."""
+    _remember(runtime, namespace, _turn(ASK, "s1", 1), _turn("Gina: Anyone?", "s1", 2))
+    _remember(runtime, namespace, _turn(AFTER, "s1", 6), _turn("Jon: Enjoy!", "s1", 7))
+    [late] = _remember(runtime, namespace, _turn(REPLY, "s1", 4))
+    assert _terms(runtime, late) == fulltext.indexed(namespace, REPLY, "Gina: Anyone?")
+    # none stored before it: no context, not the turns said after it
+    [opening] = _remember(runtime, namespace, _turn("Jon: Morning, Gina.", "s1", 0))
+    assert _terms(runtime, opening) == fulltext.indexed(namespace, "Jon: Morning, Gina.")
 
 
 def test_recall_finds_a_reply_by_what_it_answers(runtime: Runtime, namespace: str) -> None:
