@@ -206,6 +206,7 @@ class EmbeddedEngine:
         except Exception:
             self._db = self._server.create_database(self.database)
         set_command_timeout(self._command_timeout_s)
+        _no_rebuild_on_quiet()
 
     def _take_lock(self) -> None:
         handle = (self.data_dir / "hippograph.lock").open("a+", encoding="utf-8")
@@ -330,3 +331,19 @@ def set_command_timeout(seconds: float | None) -> None:
 
     millis = 0 if seconds is None else max(1, round(seconds * 1000))
     jpype.JClass("com.arcadedb.GlobalConfiguration").COMMAND_TIMEOUT.setValue(millis)
+
+
+def _no_rebuild_on_quiet() -> None:
+    """Turn off ArcadeDB's rebuild of a vector index's whole graph 15 s after the last write
+    (arcadedb.vectorIndex.inactivityRebuildTimeoutMs, default 15,000): a memory service writes
+    in bursts, and every pause rebuilt all N vectors on one thread, 1.1 CPU-s after a batch at
+    1,000 memories growing to 4.2 at 8,000 (linear in N), taking a core from the next batch's
+    embedding. Vectors written since the last build stay exactly searchable in the index's
+    delta buffer (a linear scan), and the engine rebuilds when they reach a share of the graph
+    (arcadedb.vectorIndex.rebuildGraphRatio) or when scanning them costs as much as the graph
+    walk (arcadedb.vectorIndex.maxDeltaScanRatio): rebuilds amortised over the writes, and
+    triggered by what queries pay."""
+    import jpype
+
+    config = jpype.JClass("com.arcadedb.GlobalConfiguration")
+    config.VECTOR_INDEX_INACTIVITY_REBUILD_TIMEOUT_MS.setValue(0)

@@ -26,3 +26,35 @@ def test_the_latency_bench_reads_the_jit_compiler_threads_cpu(runtime: Runtime) 
     used = compiler_cpu_s(os.getpid())
     assert used is not None and used > 0
     assert compiler_cpu_s(2**22 + 1) is None  # above Linux's pid limit: no such process
+
+
+def test_a_pause_in_writing_does_not_rebuild_the_vector_index_and_new_vectors_are_found(
+    runtime: Runtime, namespace: str
+) -> None:
+    """The 15 s inactivity rebuild (all N vectors after every write burst) is off; what was
+    written since the last build is found exactly, through the index's delta buffer."""
+    import jpype
+
+    from hippograph.graph.model import NewMemory
+    from hippograph.graph.store.store import vector
+    from hippograph.graph.write import writepath
+
+    config = jpype.JClass("com.arcadedb.GlobalConfiguration")
+    assert int(config.VECTOR_INDEX_INACTIVITY_REBUILD_TIMEOUT_MS.getValueAsInteger()) == 0
+    texts = [f"The heron number {i} nested by the {p} canal" for i, p in enumerate("abcdefgh")]
+    written = writepath.remember(
+        runtime.store, runtime.embedder, namespace, [NewMemory(content=t) for t in texts]
+    )
+    for text, w in zip(texts, written, strict=True):
+        rows = runtime.store.read(
+            "recall/vector_seeds",
+            namespace=namespace,
+            statuses=["active"],
+            embedding=vector(runtime.embedder.embed([text])[0]),
+            k=1,
+            candidates=100,
+            project=None,
+            session_id=None,
+        )
+        assert [r["id"] for r in rows] == [w.memory.id]
+        assert rows[0]["cosine"] > 0.999
