@@ -40,6 +40,10 @@ class _Detector:
     # Named groups holding the secret, first one that matched wins; empty means the whole match.
     groups: tuple[str, ...] = ()
     accept: Accept | None = None
+    # Lower-case strings one of which every match holds (its literal part): an ASCII text
+    # that holds none is not searched (a text's 24 pattern passes cost more than the
+    # rest of its tagging; most texts hold none of these). Empty: always searched.
+    needs: tuple[str, ...] = ()
 
 
 # Token edges: a key must not be glued to other key-ish characters on either side.
@@ -168,18 +172,26 @@ _DETECTORS: tuple[_Detector, ...] = (
             r"|(?:[ \t]*\r?\n[ \t]*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z\-]+:[^\n]*))*)"
         ),
         0,
+        needs=("-----begin ",),
     ),
-    _Detector("anthropic_api_key", re.compile(_L + r"sk-ant-[A-Za-z0-9_\-]{32,}" + _R), 1),
+    _Detector(
+        "anthropic_api_key",
+        re.compile(_L + r"sk-ant-[A-Za-z0-9_\-]{32,}" + _R),
+        1,
+        needs=("sk-ant-",),
+    ),
     _Detector(
         "openai_api_key",
         re.compile(_L + r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}" + _R),
         1,
         accept=_accept_random,
+        needs=("sk-",),
     ),
     _Detector(
         "aws_access_key",
         re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
         1,
+        needs=("akia", "asia", "abia", "acca"),
     ),
     _Detector(
         "aws_secret_key",
@@ -189,26 +201,38 @@ _DETECTORS: tuple[_Detector, ...] = (
         ),
         1,
         groups=("v",),
+        needs=("secret",),
     ),
     _Detector(
         "github_token",
         re.compile(_L + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})" + _R),
         1,
+        needs=("gh", "github_pat_"),
     ),
-    _Detector("gitlab_token", re.compile(_L + r"glpat-[A-Za-z0-9_\-]{20,}" + _R), 1),
+    _Detector(
+        "gitlab_token",
+        re.compile(_L + r"glpat-[A-Za-z0-9_\-]{20,}" + _R),
+        1,
+        needs=("glpat-",),
+    ),
     _Detector(
         "slack_token",
         re.compile(_L + r"xox[abopsr]-[A-Za-z0-9\-]{10,}" + _R),
         1,
         accept=_accept_random,
+        needs=("xox",),
     ),
     _Detector(
         "slack_webhook",
         re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/\w{16,}"),
         1,
+        needs=("https://hooks.slack.com/",),
     ),
     _Detector(
-        "stripe_key", re.compile(_L + r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}" + _R), 1
+        "stripe_key",
+        re.compile(_L + r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}" + _R),
+        1,
+        needs=("_live_", "_test_"),
     ),
     _Detector(
         # In prose: "the secret is TddJ8...", "secret key TddJ8...": 40 base64 characters a
@@ -221,6 +245,7 @@ _DETECTORS: tuple[_Detector, ...] = (
         2,
         groups=("v",),
         accept=_accept_prose_key,
+        needs=("secret", "key"),
     ),
     _Detector(
         # In prose: "password is hunter2-Xk9!pq", "the password was ...".
@@ -232,31 +257,38 @@ _DETECTORS: tuple[_Detector, ...] = (
         4,
         groups=("v",),
         accept=_accept_prose_password,
+        needs=("pass", "pwd"),
     ),
-    _Detector("google_api_key", re.compile(_L + r"AIza[0-9A-Za-z_\-]{35}" + _R), 1),
+    _Detector(
+        "google_api_key", re.compile(_L + r"AIza[0-9A-Za-z_\-]{35}" + _R), 1, needs=("aiza",)
+    ),
     _Detector("twilio_key", re.compile(r"(?<![A-Za-z0-9])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9])"), 1),
     _Detector(
         "sendgrid_api_key",
         re.compile(_L + r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}" + _R),
         1,
+        needs=("sg.",),
     ),
-    _Detector("npm_token", re.compile(_L + r"npm_[A-Za-z0-9]{36}" + _R), 1),
+    _Detector("npm_token", re.compile(_L + r"npm_[A-Za-z0-9]{36}" + _R), 1, needs=("npm_",)),
     _Detector(
         "huggingface_token",
         re.compile(_L + r"hf_[A-Za-z0-9]{30,}" + _R),
         1,
         accept=_accept_random,
+        needs=("hf_",),
     ),
     _Detector(
         "jwt",
         re.compile(_L + r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}" + _R),
         2,
+        needs=("eyj",),
     ),
     _Detector(
         "bearer_token",
         re.compile(_AUTH_HEADER + r"(?i:bearer)\s+(?P<v>[A-Za-z0-9\-._~+/]{8,}=*)"),
         2,
         groups=("v",),
+        needs=("authorization",),
     ),
     _Detector(
         "bearer_token",
@@ -264,12 +296,14 @@ _DETECTORS: tuple[_Detector, ...] = (
         2,
         groups=("v",),
         accept=_accept_random,
+        needs=("bearer",),
     ),
     _Detector(
         "basic_auth",
         re.compile(_AUTH_HEADER + r"(?i:basic)\s+(?P<v>[A-Za-z0-9+/]{8,}={0,2})"),
         2,
         groups=("v",),
+        needs=("authorization",),
     ),
     _Detector(
         "url_password",
@@ -280,12 +314,23 @@ _DETECTORS: tuple[_Detector, ...] = (
         3,
         groups=("v",),
         accept=_accept_value,
+        needs=("://",),
     ),
     _Detector(
-        "password", _assignment(_PASSWORD_KEY), 4, groups=("q", "v"), accept=_accept_assignment(1)
+        "password",
+        _assignment(_PASSWORD_KEY),
+        4,
+        groups=("q", "v"),
+        accept=_accept_assignment(1),
+        needs=("pass", "pw"),
     ),
     _Detector(
-        "env_secret", _assignment(_SECRET_KEY), 4, groups=("q", "v"), accept=_accept_assignment(8)
+        "env_secret",
+        _assignment(_SECRET_KEY),
+        4,
+        groups=("q", "v"),
+        accept=_accept_assignment(8),
+        needs=("secret", "token", "key"),
     ),
 )
 
@@ -298,8 +343,13 @@ def _span(detector: _Detector, match: re.Match[str]) -> tuple[int, int]:
 
 
 def _candidates(text: str) -> list[tuple[int, Finding]]:
+    # Lower-cased, an ASCII text holds what a case-insensitive pattern matches in it; other
+    # texts (a Kelvin sign matches "k" ignoring case) are searched by every pattern.
+    lowered = text.lower() if text.isascii() else None
     found: list[tuple[int, Finding]] = []
     for detector in _DETECTORS:
+        if lowered is not None and detector.needs and not any(n in lowered for n in detector.needs):
+            continue
         for match in detector.pattern.finditer(text):
             if detector.accept is not None and not detector.accept(match):
                 continue

@@ -33,6 +33,8 @@ _CORRECTION_CUE = re.compile(
     r"|,\s*not\s+[\w'-]+\s*[.!]?$",
     re.IGNORECASE,
 )
+_CORRECTION_WORDS = ("not", "actually", "correction", "meant", "misspoke", "scratch", "precise",
+                     "wrong")  # fmt: skip
 _CHANGE_CUE = re.compile(
     r"\b(?:now|no\s+longer|not\s+anymore|any\s?more|moved\s+to|moving\s+to|switched\s+to"
     r"|changed\s+to|started\s+working|starts?\s+working|joined|quit|became|has\s+become"
@@ -165,13 +167,20 @@ def _feature(fn: Callable[[str], _T]) -> Callable[[str], _T]:
 
 
 @_feature
+def _tokens(text: str) -> tuple[str, ...]:
+    """``words(text)``, computed once per text for the features below (each used to
+    tokenise the text again)."""
+    return tuple(words(text))
+
+
+@_feature
 def _word_set(text: str) -> frozenset[str]:
-    return frozenset(words(text))
+    return frozenset(_tokens(text))
 
 
 @_feature
 def _word_count(text: str) -> int:
-    return len(words(text))
+    return len(_tokens(text))
 
 
 def overlap(candidate: str, other: str) -> float:
@@ -182,6 +191,13 @@ def overlap(candidate: str, other: str) -> float:
 
 def correction_cue(text: str) -> bool:
     """The text says it corrects something ("actually", "not Jon, but", "I meant")."""
+    # Every cue holds one of these words: an ASCII text without any is not searched (the
+    # pattern tries each of its alternatives at every position: 60 us a memory). Lower-cased,
+    # an ASCII text holds what the case-insensitive pattern matches; others are searched.
+    if text.isascii():
+        lowered = text.lower()
+        if not any(w in lowered for w in _CORRECTION_WORDS):
+            return False
     return _CORRECTION_CUE.search(text) is not None
 
 
@@ -257,14 +273,16 @@ def variants(word: str) -> list[str]:
 @_feature
 def _roots(text: str) -> frozenset[str]:
     """Roots of the text's words, negations and the speaker prefix's colon aside."""
-    return frozenset(root(w) for w in words(text) if w not in _NEGATIONS and not w.endswith("n't"))
+    return frozenset(
+        root(w) for w in _tokens(text) if w not in _NEGATIONS and not w.endswith("n't")
+    )
 
 
 @_feature
 def _negation_targets(text: str) -> frozenset[str]:
     """Roots of the words a negation bears on: the first word after it that is not an
     auxiliary, article or adverb ("doesn't really like tea" -> like; "no longer works" -> work)."""
-    tokens = words(text)
+    tokens = _tokens(text)
     found: set[str] = set()
     for i, token in enumerate(tokens):
         if token in _NEGATIONS or token.endswith("n't"):

@@ -296,6 +296,8 @@ def _is_title_case(word: str) -> bool:
     return word[0].isupper() and word[1:].islower() and word.isalpha()
 
 
+# Words repeat across a batch (names, common words): each is judged once, like the tag names.
+@functools.lru_cache(maxsize=65536)
 def _is_technical(word: str) -> bool:
     # Each pattern below needs an upper-case letter, a "+" or a "#": most words have none.
     if word.lower() in STOPWORDS or (word.islower() and "+" not in word and "#" not in word):
