@@ -83,15 +83,17 @@ def _with_forms(
     ``config.forms_below`` times (``statements.variants``: "camped" also searches camp,
     camps, camping), with what each form scores as (its word: ``termstats`` adds them up).
     A word used often in the asked form is not widened (more of the same topic, not more
-    answers), nor is a form the namespace is known not to hold; a word not counted yet is."""
-    known = stats.frequencies(ns, [f for w in words for f in variants(w)])
-    groups: dict[str, str] = {}
-    for word in words:
-        groups.setdefault(word, word)
-        if known.get(word, 0) < config.forms_below:
-            for form in variants(word)[1:]:
-                if known.get(form, 1) > 0:
-                    groups.setdefault(form, word)
+    answers), nor is a form the namespace does not hold. Counts are taken now where never
+    taken (`termstats`): the words, then the forms of the rare ones."""
+    known = stats.counted(ns, words, termstats.COUNTER)
+    rare = [w for w in words if known.get(w, 0) < config.forms_below]
+    forms = {w: variants(w)[1:] for w in rare}
+    known.update(stats.counted(ns, [f for fs in forms.values() for f in fs], termstats.COUNTER))
+    groups: dict[str, str] = {word: word for word in words}
+    for word in rare:
+        for form in forms[word]:
+            if known.get(form, 1) > 0:
+                groups.setdefault(form, word)
     return list(groups), groups
 
 

@@ -18,9 +18,14 @@ about log(N / df); this is Lucene's cut-off frequency, applied by cost). Neo4j's
 skips postings that cannot rank, so its dialect sets no budget; frequencies are still counted,
 for the scores.
 
-A word's frequency is counted per (namespace, word) once, off the query's path on a thread of
-its own (COUNTER), and reused for TERM_TTL_S seconds (at most MAX_TERMS kept); until it is
-known the word is kept, and scored by the active hits that contain it (exact when the index
+A word's frequency is counted per (namespace, word) the first time a query holds it, on the
+query's path (all its new words in one statement), so that the first ask of a query keeps,
+widens and scores its words as every later ask does: counted in the background instead, the
+same question found other memories on its first ask than on its second (a turn's full-text
+score 4.5, then 1.8), and a benchmark moved by tenths from run to run. A count is reused for
+TERM_TTL_S seconds, then recounted off the query's path on a thread of its own (COUNTER) while
+the old one still steers; at most MAX_TERMS are kept, the oldest dropped first. A word whose
+count failed is kept, and scored by the active hits that contain it (exact when the index
 handed over every hit of the namespace, as it does unless the words match more of its
 memories than `CascadeConfig.fulltext_max_candidates`).
 
@@ -147,28 +152,34 @@ class TermFrequencies:
         self._lock = threading.Lock()
 
     def select(self, namespace: str, words: Sequence[str], counter: Executor) -> list[str]:
-        """``words`` cut to the budget by the namespace's frequencies known now; the unknown
-        or expired ones are counted on ``counter`` for later queries."""
+        """``words`` cut to the budget by the namespace's frequencies (`counted`)."""
+        known = self.counted(namespace, words, counter)
+        return list(words) if self.budget is None else select_terms(words, known, self.budget)
+
+    def counted(self, namespace: str, words: Sequence[str], counter: Executor) -> dict[str, int]:
+        """The namespace's frequency of each of ``words``: those never counted are counted now,
+        in one statement; an expired count is returned and recounted on ``counter``. A word
+        whose count failed is absent (a later query counts it again)."""
         now = time.monotonic()
-        known: dict[str, int] = {}
-        wanted: list[str] = []
+        new: list[str] = []
+        expired: list[str] = []
         with self._lock:
-            for word in words:
+            for word in dict.fromkeys(words):
                 key = (namespace, word)
                 cached = self._known.get(key)
-                if cached is not None:
-                    known[word] = cached[1]  # an expired count still steers until recounted
-                if (cached is None or now - cached[0] >= self._ttl) and key not in self._counting:
+                if cached is None:
+                    new.append(word)
+                elif now - cached[0] >= self._ttl and key not in self._counting:
                     self._counting.add(key)
-                    wanted.append(word)
-        if wanted:
-            counter.submit(self._count, namespace, wanted)
-        return list(words) if self.budget is None else select_terms(words, known, self.budget)
+                    expired.append(word)
+        if new:
+            self._count(namespace, new)
+        if expired:
+            counter.submit(self._count, namespace, expired, refresh=True)
+        return self.frequencies(namespace, words)
 
     def count(self, namespace: str, words: Sequence[str]) -> dict[str, int]:
         """Count ``words`` in ``namespace`` now."""
-        with self._lock:
-            self._counting.update((namespace, w) for w in words)
         self._count(namespace, words)
         return self.frequencies(namespace, words)
 
@@ -210,28 +221,28 @@ class TermFrequencies:
             for h, tf in zip(hits, tfs, strict=True)
         }
 
-    def _count(self, namespace: str, words: Sequence[str]) -> None:
+    def _count(self, namespace: str, words: Sequence[str], *, refresh: bool = False) -> None:
+        """Count ``words`` in one statement; ``refresh``: they were marked as being counted."""
         cap = UNCAPPED if self.budget is None else self.budget + 1
+        terms = {fulltext.term(namespace, w): w for w in words}
         try:
-            for word in words:
-                rows = self._store.read(
-                    "recall/term_frequency",
-                    namespace=namespace,
-                    term=fulltext.term(namespace, word),
-                    cap=cap,
-                )
-                with self._lock:
-                    if len(self._known) >= MAX_TERMS:
-                        self._known.clear()
-                    self._known[(namespace, word)] = (
-                        time.monotonic(),
-                        int(rows[0]["df"]) if rows else 0,
-                    )
+            rows = self._store.read(
+                "recall/term_frequencies", namespace=namespace, terms=list(terms), cap=cap
+            )
+            found = {terms[r["term"]]: int(r["df"]) for r in rows if r["term"] in terms}
+            now = time.monotonic()
+            with self._lock:
+                for word in terms.values():
+                    self._known.pop((namespace, word), None)  # to the end: dropped last
+                    while len(self._known) >= MAX_TERMS:
+                        del self._known[next(iter(self._known))]
+                    self._known[(namespace, word)] = (now, found.get(word, 0))
         except Exception:
             log.warning("counting full-text word frequencies failed; later queries retry")
         finally:
-            with self._lock:
-                self._counting.difference_update((namespace, w) for w in words)
+            if refresh:
+                with self._lock:
+                    self._counting.difference_update((namespace, w) for w in words)
 
 
 _BY_STORE: weakref.WeakKeyDictionary[Store, TermFrequencies] = weakref.WeakKeyDictionary()

@@ -288,3 +288,52 @@ def test_a_word_frequent_in_the_asked_form_is_not_widened(
     assert stats.count(namespace, ["camping", "camped"]) == {"camping": 5, "camped": 1}
     assert found("camping") == set(often)
     assert found("camped") == {*often, "We camped on the ridge"}
+
+
+def test_a_query_finds_the_same_on_its_first_ask_as_on_later_ones(
+    any_runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its words are counted before they steer it: "camped", held often in that form, is not
+    widened to "camping" on the first ask either (counted in the background, the first ask
+    widened it, found the camping memory and scored by other frequencies than the second)."""
+    remember(
+        any_runtime,
+        namespace,
+        *[f"We camped by lake {name} for a night" for name in ["Alder", "Birch", "Cedar"]],
+        *[f"They camped at {p} before the storm" for p in ["the pass", "the ridge"]],
+        "Camping gear is in the blue shed",
+    )
+    stats = termstats.TermFrequencies(any_runtime.store, budget=100)
+    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    scope = {"project": None, "session_id": None}
+
+    def ask() -> dict[str, float]:
+        hits, _, _ = seeds.fulltext_hits(
+            any_runtime.store, namespace, "where we camped", ["active"], scope, DEFAULT_CASCADE
+        )
+        return hits
+
+    assert stats.frequency(namespace, "camped") is None
+    first = ask()
+    assert stats.frequency(namespace, "camped") == 5  # counted on the first ask's path
+    assert ask() == pytest.approx(first, rel=1e-12)
+    assert len(first) == 5  # the five camped memories; the camping one only through a form
+    wide = seeds.fulltext_hits(
+        any_runtime.store, namespace, "gear camped", ["active"], scope, DEFAULT_CASCADE
+    )[0]
+    assert len(wide) == 6  # a rare word ("gear") is still widened, a frequent one is not
+
+
+def test_the_oldest_counts_are_dropped_first(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(termstats, "MAX_TERMS", 3)
+    stats = termstats.TermFrequencies(runtime.store, budget=10)
+    stats.count(namespace, ["auk", "bittern"])
+    stats.count(namespace, ["curlew", "auk"])  # auk counted again: now the newest
+    stats.count(namespace, ["dunlin"])
+    assert stats.frequencies(namespace, ["auk", "bittern", "curlew", "dunlin"]) == {
+        "auk": 0,
+        "curlew": 0,
+        "dunlin": 0,
+    }
