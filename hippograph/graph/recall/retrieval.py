@@ -44,10 +44,10 @@ from hippograph.graph.recall.seeds import (
     POOL,
     fulltext_hits,
     length_factor,
-    prf,
     relevance,
     seeds,
     vector_hits,
+    vector_prf,
 )
 from hippograph.graph.recall.seeds import query_words as query_words
 from hippograph.graph.recall.surface import materialize, triggered, with_history, with_negatives
@@ -130,13 +130,14 @@ def recall(
     # Every memory id the statements return comes with its element id: later statements look
     # memories up by it (direct, not through the id index) and check the id.
     eids: dict[str, str] = {}
-    # The vector seeds are searched while the full-text ones may still be on their way.
-    vector = vector_hits(store, namespace, query, config, seed_statuses, scope, retired, eids)
     fulltext, retired_ft, eids_ft = fulltext_job.result()
     retired |= retired_ft
     eids.update(eids_ft)
-    if config.prf_weight > 0 and (vector or fulltext):
-        query, moved = prf(store, namespace, query, vector, fulltext, config, eids)
+    if config.prf_weight > 0:
+        # The vector seeds and the feedback on them in one statement.
+        vector, query, moved = vector_prf(
+            store, namespace, query, fulltext, config, seed_statuses, scope, retired, eids
+        )
         if config.prf_search:
             vector = vector_hits(
                 store, namespace, query, config, seed_statuses, scope, retired, eids
@@ -145,6 +146,8 @@ def recall(
             # The hits at hand re-ranked by their cosine to the moved query: what a second
             # search would return where it finds nothing new, without its cost.
             vector = moved
+    else:
+        vector = vector_hits(store, namespace, query, config, seed_statuses, scope, retired, eids)
 
     if as_of:
         retired.clear()  # a memory current then answers as itself, not as its successor

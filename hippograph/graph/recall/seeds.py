@@ -151,8 +151,58 @@ def prf(
         alpha=config.alpha,
         depth=config.prf_depth,
     )
-    vectors = found[0]["embeddings"] if found else []
-    if not vectors:
+    return _moved(query, found[0] if found else None, config)
+
+
+def vector_prf(
+    store: Store,
+    ns: str,
+    query: Any,
+    fulltext: dict[str, float],
+    config: CascadeConfig,
+    statuses: list[str],
+    scope: dict[str, Any],
+    retired: set[str],
+    eids: dict[str, str],
+) -> tuple[dict[str, float], Any, dict[str, float]]:
+    """``vector_hits`` then ``prf`` on them and ``fulltext``, in one statement
+    (``recall/vector_feedback``, a round trip less on the query's path): the vector hits, the
+    moved query and the moved cosines. Where the vector index leaves fewer than it was asked
+    for, the two steps run apart (the exact scan; ``vector_hits``)."""
+    k = max(config.vector_seeds, config.prf_depth)
+    top_ft = max(fulltext.values(), default=0.0)
+    found = store.read(
+        "recall/vector_feedback",
+        namespace=ns,
+        statuses=statuses,
+        embedding=as_vector(query),
+        k=k,
+        candidates=max(k * store.dialect.vector_oversample, 100),
+        fulltext=[
+            {"id": i, "eid": eids[i], "ft": score / top_ft if top_ft > 0 else 0.0}
+            for i, score in fulltext.items()
+        ],
+        alpha=config.alpha,
+        depth=config.prf_depth,
+        **scope,
+    )
+    near = found[0]["near"] if found else []
+    if len(near) < k:
+        vector = vector_hits(store, ns, query, config, statuses, scope, retired, eids)
+        if not (vector or fulltext):
+            return vector, query, {}
+        return vector, *prf(store, ns, query, vector, fulltext, config, eids)
+    retired.update(memory_id for memory_id, _, _, status in near if status != "active")
+    eids.update((memory_id, eid) for memory_id, eid, _, _ in near)
+    vector = {memory_id: float(cosine) for memory_id, _, cosine, _ in near}
+    return vector, *_moved(query, found[0], config)
+
+
+def _moved(query: Any, found: Row | None, config: CascadeConfig) -> tuple[Any, dict[str, float]]:
+    """The query moved toward the feedback embeddings ``found`` holds, and each hit's cosine
+    to it (see ``prf``)."""
+    vectors = found["embeddings"] if found else []
+    if not found or not vectors:
         return query, {}
     moved = np.asarray(query) + config.prf_weight * np.mean(
         np.asarray(vectors, dtype=np.float32), axis=0
@@ -161,7 +211,7 @@ def prf(
     weight = config.prf_weight / len(vectors)
     cosines = {
         memory_id: (float(cosine) + weight * float(feedback)) / norm
-        for memory_id, cosine, feedback in found[0]["hits"]
+        for memory_id, cosine, feedback in found["hits"]
     }
     return moved / norm, cosines
 

@@ -1,0 +1,35 @@
+// The vector seeds and pseudo-relevance feedback in one statement (recall/vector_seeds, then
+// recall/feedback on what it found and $fulltext): one round trip less on the query's path.
+// near: the vector index's $k nearest memories of the namespace, [id, elementId, cosine,
+// status] each, nearest first (the caller falls back to the two statements when they are
+// fewer than $k: the shared index left too few). The pool is $fulltext ([{id, eid, ft}], ft
+// the full-text score over the best one's; looked up by element id and checked by id) and the
+// vector hits not among them (ft 0); embeddings and hits as recall/feedback has them.
+CALL db.index.vector.queryNodes($vector_index, $candidates, $embedding) YIELD node AS m, score
+WITH m, score
+WHERE m.namespace = $namespace AND m.status IN $statuses
+  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
+       OR (m.scope = 'session' AND m.session_id = $session_id))
+WITH m, 2 * score - 1 AS cosine
+ORDER BY cosine DESC
+LIMIT $k
+WITH collect({m: m, cosine: cosine}) AS near
+UNWIND CASE WHEN size($fulltext) = 0 THEN [null] ELSE $fulltext END AS hit
+OPTIONAL MATCH (f)
+WHERE elementId(f) = hit.eid AND f.id = hit.id AND f.namespace = $namespace
+  AND f.embedding IS NOT NULL
+WITH near, collect(CASE WHEN f IS NULL THEN null ELSE {m: f, ft: hit.ft} END) AS found
+WITH [x IN near | [x.m.id, elementId(x.m), x.cosine, x.m.status]] AS near,
+     found + [x IN near WHERE NOT x.m.id IN [h IN $fulltext | h.id] | {m: x.m, ft: 0.0}] AS pool
+UNWIND pool AS p
+WITH near, p.m AS m,
+     $cosine_scale * vector.similarity.cosine(p.m.embedding, $embedding) + $cosine_shift AS cosine,
+     p.ft AS ft
+WITH near, m, cosine, $alpha * cosine + (1 - $alpha) * ft AS relevance
+ORDER BY relevance DESC, m.id
+WITH near, collect({m: m, cosine: cosine}) AS ranked
+WITH near, ranked, [x IN ranked[0..$depth] | x.m.embedding] AS top
+RETURN near, top AS embeddings,
+       [x IN ranked | [x.m.id, x.cosine,
+         reduce(s = 0.0, e IN top |
+           s + $cosine_scale * vector.similarity.cosine(x.m.embedding, e) + $cosine_shift)]] AS hits
