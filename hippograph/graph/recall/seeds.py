@@ -66,7 +66,7 @@ def fulltext_hits(
         if len(hits) >= k or not truncated or candidates >= config.fulltext_max_candidates:
             break
         candidates = min(candidates * 10, config.fulltext_max_candidates)
-    scores = stats.score(ns, words, hits, groups, config.context_weight)
+    scores = stats.score(ns, words, hits, groups, config.context_weight, config.df_share)
     # A guard: a hit holding none of the query words (its indexed words out of step with its
     # content, written around the write path) has nothing to score it by.
     rows = sorted(

@@ -5,7 +5,8 @@ query is handed this namespace's postings only, and a word's postings are its do
 frequency in the namespace. The index's own scores still use the whole index's N and average
 length, so it only finds candidates, and `TermFrequencies.score` scores its hits again with
 BM25 (k1 = 1.2, b = 0.75) over the namespace's own statistics: N its active memories, avgdl
-their average length, df per word the active memories of the namespace holding it. One
+their average length, df per word the active memories of the namespace holding it (at most
+`CascadeConfig.df_share` of N, so that a word running through the namespace keeps a weight). One
 tenant's data never changes another's candidates, scores or cost (another tenant writing 200
 memories with a word once moved one memory's score from 5.13 to 1.24, and 10,200 of them made
 a fresh namespace drop the word).
@@ -95,14 +96,22 @@ def term_counts(text: str, words: Collection[str]) -> Counter[str]:
     return Counter(t for t in fulltext.tokens(text) if t in words)
 
 
-def bm25(tf: Mapping[str, float], length: int, df: Mapping[str, int], corpus: Corpus) -> float:
+def bm25(
+    tf: Mapping[str, float],
+    length: int,
+    df: Mapping[str, int],
+    corpus: Corpus,
+    df_share: float = 1.0,
+) -> float:
     """BM25 of one document: ``tf`` its counts of the query words, ``length`` its length,
-    ``df`` each word's document frequency in ``corpus``."""
+    ``df`` each word's document frequency in ``corpus``; a word held by more than ``df_share``
+    of the corpus scores as held by that share (its idf saturates there instead of falling
+    toward 0)."""
     norm = K1 * (1 - B + B * length / corpus.avg_length) if corpus.avg_length > 0 else K1
     score = 0.0
     for word, n in tf.items():
-        d = df.get(word, 0)
-        total = max(corpus.size, d)
+        total = max(corpus.size, df.get(word, 0))
+        d = min(df.get(word, 0), df_share * total)
         idf = math.log(1 + (total - d + 0.5) / (d + 0.5))
         score += idf * n * (K1 + 1) / (n + norm)
     return score
@@ -230,6 +239,7 @@ class TermFrequencies:
         hits: Sequence[Row],
         groups: Mapping[str, str] | None = None,
         context_weight: float = 0.0,
+        df_share: float = 1.0,
     ) -> dict[str, float]:
         """BM25 of each hit (``id``, ``content``, ``status``, ``terms``: its indexed words) for
         ``words``, by the namespace's statistics. A word not counted yet takes the number of
@@ -237,7 +247,8 @@ class TermFrequencies:
         word are one term: their counts add up, and so do their frequencies, capped at the
         namespace's size). ``context_weight``: what a word the hit is indexed by only through
         its context (`write.fulltext.indexed`) counts, against 1 per occurrence in the
-        content."""
+        content. ``df_share``: the share of the namespace above which a word's frequency
+        no longer lowers its weight (`bm25`)."""
         corpus = CORPUS.get((self._store, namespace))
         wanted = set(words)
         group = groups or {}
@@ -247,7 +258,7 @@ class TermFrequencies:
         known = _grouped(Counter(self.frequencies(namespace, words)), group)
         df = {w: max(int(known.get(w, 0)), seen[w]) for w in {group.get(w, w) for w in wanted}}
         return {
-            h["id"]: bm25(tf, len(str(h["content"] or "")), df, corpus)
+            h["id"]: bm25(tf, len(str(h["content"] or "")), df, corpus, df_share)
             for h, tf in zip(hits, tfs, strict=True)
         }
 

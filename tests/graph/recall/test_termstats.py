@@ -7,13 +7,14 @@ import math
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 
 from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval, seeds, termstats
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import fulltext, writepath
 from tests.conftest import wipe
@@ -374,3 +375,34 @@ def test_a_big_namespace_counts_new_words_off_the_query_path(
     small = termstats.TermFrequencies(runtime.store, budget=10, on_path_max=2)
     assert small.counted(namespace, ["grebe", "reeds"], later) == {"grebe": 2, "reeds": 1}
     assert not later.jobs
+
+
+def test_words_past_the_df_share_weigh_alike(any_runtime: Runtime, namespace: str) -> None:
+    """Past CascadeConfig.df_share of the namespace a word's frequency no longer lowers its
+    weight: a name in 8 of 10 memories and a topic in 6 count the same there, and more than
+    plain BM25 gives them (where the more frequent name counts less)."""
+    remember(
+        any_runtime,
+        namespace,
+        *[f"Melanie made pottery number {i}" for i in range(5)],
+        "Melanie hiked at dawn",
+        "Melanie sang a song",
+        "Melanie read a book",
+        "Pottery hiked at dawn",
+        "The kayak flipped over",
+    )
+    scope = {"project": None, "session_id": None}
+
+    def scores(config: CascadeConfig) -> dict[str, float]:
+        hits, _, _ = seeds.fulltext_hits(
+            any_runtime.store, namespace, "Melanie pottery", ["active"], scope, config
+        )
+        found = memories.get_many(any_runtime.store, namespace, list(hits))
+        return {m.content: hits[m.id] for m in found}
+
+    plain = scores(replace(DEFAULT_CASCADE, df_share=1.0))
+    shared = scores(replace(DEFAULT_CASCADE, df_share=0.2))
+    name, topic = "Melanie hiked at dawn", "Pottery hiked at dawn"
+    assert 0 < plain[name] < plain[topic]
+    assert shared[name] == pytest.approx(shared[topic])
+    assert shared[name] > plain[name] and shared[topic] > plain[topic]
