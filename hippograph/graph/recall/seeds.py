@@ -107,13 +107,21 @@ def vector_hits(
     scope: dict[str, Any],
     retired: set[str],
     eids: dict[str, str],
+    *,
+    exact: bool = False,
 ) -> dict[str, float]:
+    """The nearest memories by the vector index, or by an exact scan where the index leaves
+    too few (``exact``: the caller already knows it does)."""
     k = max(config.vector_seeds, config.prf_depth)
     params = {"namespace": ns, "statuses": statuses, "embedding": as_vector(query), "k": k, **scope}
-    rows = store.read(
-        "recall/vector_seeds", candidates=max(k * store.dialect.vector_oversample, 100), **params
-    )
-    if len(rows) < k:
+    rows: list[Row] = []
+    if not exact:
+        rows = store.read(
+            "recall/vector_seeds",
+            candidates=max(k * store.dialect.vector_oversample, 100),
+            **params,
+        )
+    if exact or len(rows) < k:
         # The index is shared by every namespace: when filtering leaves too few, scan exactly.
         rows = store.read("recall/vector_seeds_exact", **params)
     retired.update(r["id"] for r in rows if r["status"] != "active")
@@ -168,7 +176,7 @@ def vector_prf(
     """``vector_hits`` then ``prf`` on them and ``fulltext``, in one statement
     (``recall/vector_feedback``, a round trip less on the query's path): the vector hits, the
     moved query and the moved cosines. Where the vector index leaves fewer than it was asked
-    for, the two steps run apart (the exact scan; ``vector_hits``)."""
+    for, the exact scan and ``prf`` run apart (``vector_hits`` with ``exact``)."""
     k = max(config.vector_seeds, config.prf_depth)
     top_ft = max(fulltext.values(), default=0.0)
     found = store.read(
@@ -187,8 +195,8 @@ def vector_prf(
         **scope,
     )
     near = found[0]["near"] if found else []
-    if len(near) < k:
-        vector = vector_hits(store, ns, query, config, statuses, scope, retired, eids)
+    if len(near) < k:  # what recall/vector_seeds would find too: scan exactly
+        vector = vector_hits(store, ns, query, config, statuses, scope, retired, eids, exact=True)
         if not (vector or fulltext):
             return vector, query, {}
         return vector, *prf(store, ns, query, vector, fulltext, config, eids)

@@ -648,3 +648,31 @@ def test_speakers_who_talk_alike_are_not_restating(runtime: Runtime, namespace: 
     result = recall(runtime, namespace, "Where is Jon travelling?", k=5, explain=True)
     assert result.items
     assert all(i.explanation is not None and i.explanation.restated == 1.0 for i in result.items)
+
+
+def test_a_namespace_the_index_leaves_too_few_of_is_scanned_exactly_once(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shared vector index leaves fewer than k memories of a small namespace: the combined
+    seeds-and-feedback statement tells so, and the exact scan follows without asking the
+    index again."""
+    a, b = remember(
+        runtime,
+        namespace,
+        NewMemory(content="Ada keeps bees on the roof."),
+        NewMemory(content="Ada's hives gave honey in August."),
+    )
+    asked: list[str] = []
+    read = runtime.store.read
+
+    def recorded(name: str, /, **params: object) -> list[dict[str, object]]:
+        asked.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(runtime.store, "read", recorded)
+    result = retrieval.recall(
+        runtime.store, runtime.embedder, namespace, retrieval.RecallRequest(context="Ada's bees")
+    )
+    assert {i.memory.id for i in result.items} == {a, b}
+    vector_reads = [n for n in asked if n.startswith("recall/vector")]
+    assert vector_reads == ["recall/vector_feedback", "recall/vector_seeds_exact"]
