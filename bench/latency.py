@@ -40,6 +40,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -51,8 +52,10 @@ from bench.server import serve as serve_process  # noqa: E402
 from hippograph.api.app import create_app  # noqa: E402
 from hippograph.graph.model import content_hash, now_iso  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE  # noqa: E402
+from hippograph.graph.recall.seeds import query_words  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.write import fulltext  # noqa: E402
+from hippograph.graph.write.tagging import FUNCTION_WORDS  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 NAMESPACE = "bench"
@@ -241,6 +244,18 @@ def warmup_texts(queries: list[str]) -> list[str]:
     return [" ".join(reversed(q.split())) for q in queries]
 
 
+def wordless_texts(n: int, rng: random.Random) -> list[str]:
+    """``n`` distinct contexts without a word the full-text index holds ("what did they do about
+    it then"): a recall whose full text finds nothing, which a conversation asks often."""
+    words = sorted(FUNCTION_WORDS)
+    texts: dict[str, None] = {}
+    while len(texts) < n:
+        text = " ".join(rng.sample(words, 6)).capitalize() + "?"
+        if not query_words(text):
+            texts[text] = None
+    return list(texts)
+
+
 def pct(values: list[float], p: float) -> float:
     return float(np.percentile(values, p))
 
@@ -263,11 +278,16 @@ def compiler_cpu_s(pid: int) -> float | None:
 
 
 def time_recalls(
-    url: str, queries: list[str], warmup: int, server_pid: int, rounds: int = 1
-) -> tuple[list[list[float]], list[list[float]], float | None]:
-    """Warm-up recalls (untimed), then each query timed end to end, ``rounds`` times: (total ms
-    per round, embed ms per round, JIT compiler CPU ms per timed recall in the server, None
-    when unknown)."""
+    url: str,
+    queries: list[str],
+    warmup: int,
+    server_pid: int,
+    rounds: int = 1,
+    wordless: Sequence[str] = (),
+) -> tuple[list[list[float]], list[list[float]], float | None, list[float]]:
+    """Warm-up recalls (untimed), then each query timed end to end, ``rounds`` times, then each
+    of ``wordless`` once: (total ms per round, embed ms per round, JIT compiler CPU ms per timed
+    query recall in the server, None when unknown, ms per wordless recall)."""
     totals: list[list[float]] = []
     embeds: list[list[float]] = []
     with httpx.Client(timeout=60) as client:
@@ -299,12 +319,21 @@ def time_recalls(
                 print(f"\rround {r}/{rounds}: timed {n}/{len(queries)} recalls", end="", flush=True)
             totals.append(total)
             embeds.append(embed)
-    print()
-    compiled = compiler_cpu_s(server_pid)
+        print()
+        compiled = compiler_cpu_s(server_pid)
+        without_words = []
+        for q in wordless:
+            t = time.perf_counter()
+            response = client.post(
+                url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
+            )
+            without_words.append((time.perf_counter() - t) * 1000)
+            if response.json().get("errors"):
+                raise SystemExit(f"recall failed: {response.json()['errors']}")
     jit_ms = None
     if compiling is not None and compiled is not None:
         jit_ms = (compiled - compiling) * 1000 / (len(queries) * rounds)
-    return totals, embeds, jit_ms
+    return totals, embeds, jit_ms, without_words
 
 
 def main() -> int:
@@ -352,8 +381,8 @@ def main() -> int:
         floors = floor(ids, vecs, edges, qvecs)
         if args.server == "thread":
             url, server = serve(rt)
-            totals, embeds, jit_ms = time_recalls(
-                url, queries, args.warmup, os.getpid(), args.rounds
+            totals, embeds, jit_ms, wordless = time_recalls(
+                url, queries, args.warmup, os.getpid(), args.rounds, wordless_texts(50, rng)
             )
             server.should_exit = True  # type: ignore[attr-defined]
         else:
@@ -361,8 +390,13 @@ def main() -> int:
             rt = None
             served = serve_process(data_dir, engine_heap=settings.engine_heap)
             rt = Runtime.open(settings, attach=True)
-            totals, embeds, jit_ms = time_recalls(
-                served.url, queries, args.warmup, served.proc.pid, args.rounds
+            totals, embeds, jit_ms, wordless = time_recalls(
+                served.url,
+                queries,
+                args.warmup,
+                served.proc.pid,
+                args.rounds,
+                wordless_texts(50, rng),
             )
         seed = seed_recall(rt, vecs, ids, qvecs[:100])
     finally:
@@ -391,6 +425,8 @@ def main() -> int:
         "floor_p95_ms": round(floor_p95, 2),
         "seed_recall": round(seed, 3),
         "rounds": rounds,
+        "wordless_p50_ms": round(statistics.median(wordless), 2),
+        "wordless_p95_ms": round(pct(wordless, 95), 2),
     }
     for n, r in enumerate(rounds, start=1):
         print(
@@ -406,6 +442,10 @@ def main() -> int:
         f"{out['p95_ms'] / (out['floor_p95_ms'] + out['embed_ms_p50']):.1f}x"
     )
     print(f"  vector index recall of the exact top-10: {out['seed_recall']}")
+    print(
+        f"  {len(wordless)} contexts without a full-text word (not pooled): "
+        f"p50 {out['wordless_p50_ms']} ms  p95 {out['wordless_p95_ms']} ms"
+    )
     if jit_ms is not None:
         print(f"  the engine's JIT compiler during the timed recalls: {jit_ms:.1f} ms CPU a recall")
     if args.json:
