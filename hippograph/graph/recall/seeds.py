@@ -45,8 +45,11 @@ def fulltext_hits(
         return {}, set(), {}
     stats = termstats.for_store(store)
     words, groups = _with_forms(ns, words, stats, config)
-    words = stats.select(ns, words, termstats.COUNTER)
-    if not words:
+    # The index is asked for the rarer words only (the budget); the hits they find are scored
+    # by every word, a frequent one included (Lucene's common-terms query: the frequent words
+    # rank what the rare ones found).
+    searched = stats.select(ns, words, termstats.COUNTER)
+    if not searched:
         return {}, set(), {}
     k = config.fulltext_hits
     candidates = max(k * config.fulltext_oversample, k)
@@ -54,7 +57,7 @@ def fulltext_hits(
         found_rows = store.read(
             "recall/fulltext_seeds",
             namespace=ns,
-            query=fulltext.query(ns, words),
+            query=fulltext.query(ns, searched),
             statuses=statuses,
             candidates=candidates,
             **scope,

@@ -13,11 +13,13 @@ a fresh namespace drop the word).
 
 Posting budget: ArcadeDB's index scores every posting of every word it is asked for (about
 1 us a posting), however few hits are wanted, so its dialect sets a budget
-(`Dialect.fulltext_max_postings`): a query keeps its rarest words while their document
+(`Dialect.fulltext_max_postings`): a query searches its rarest words while their document
 frequencies add up to at most the budget (a frequent word carries little weight: its idf is
-about log(N / df); this is Lucene's cut-off frequency, applied by cost). Neo4j's Lucene index
-skips postings that cannot rank, so its dialect sets no budget; frequencies are still counted,
-for the scores.
+about log(N / df)), and scores what they find by every word, the frequent ones included
+(Lucene's common-terms query, its cut-off applied by cost). A word over the budget is counted
+only up to budget + 1, so it scores as held by that many memories: its weight is at most that.
+Neo4j's Lucene index skips postings that cannot rank, so its dialect sets no budget;
+frequencies are still counted, for the scores.
 
 A word's frequency is counted per (namespace, word) the first time a query holds it, on the
 query's path (all its new words in one statement), so that the first ask of a query keeps,

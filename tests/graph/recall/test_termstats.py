@@ -157,6 +157,34 @@ def test_recall_leaves_out_words_over_the_budget(
     assert lexical == {"Kestrel report 9: a heron fished the canal"}
 
 
+def test_words_over_the_budget_still_score_what_the_rarer_words_find(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index is not asked for a word over the budget, but the hits the rarer words find
+    are scored by it too: of two hits of the rare word, the one that also holds the frequent
+    word scores higher, and a memory holding only the frequent word is not fetched."""
+    texts = [
+        *[f"Kestrel report {i}: the {p} was quiet" for i, p in enumerate(["dam", "moor", "pier"])],
+        "Kestrel report 9: a heron fished the canal",
+        "A heron stood by the lock gates",
+    ]
+    written = writepath.remember(
+        runtime.store, runtime.embedder, namespace, [NewMemory(content=t) for t in texts],
+        policy=runtime.policy,
+    )  # fmt: skip
+    content = {r.memory.id: r.memory.content for r in written}
+    stats = termstats.TermFrequencies(runtime.store, budget=2)
+    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    stats.count(namespace, ["kestrel", "heron"])
+    scope = {"project": None, "session_id": None}
+    scores, _, _ = seeds.fulltext_hits(
+        runtime.store, namespace, "kestrel heron", ["active"], scope, DEFAULT_CASCADE
+    )
+    by_content = {content[i]: score for i, score in scores.items()}
+    assert set(by_content) == {texts[3], texts[4]}  # heron's holders; kestrel is over budget
+    assert by_content[texts[3]] > by_content[texts[4]]  # ... and scores the one holding it
+
+
 def test_a_failed_count_is_retried_by_a_later_query(runtime: Runtime, namespace: str) -> None:
     stats = termstats.TermFrequencies(runtime.store, budget=10)
 
