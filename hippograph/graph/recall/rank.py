@@ -99,7 +99,10 @@ def rank(
         trace = traces[memory_id]
         cosine, ft = float(row["cosine"]), fulltext.get(memory_id, 0.0)
         length = length_factor(row["length"], config)
-        rel = relevance(cosine, ft, top_ft, config, length)
+        rel = relevance(
+            cosine, ft, top_ft, config,
+            length_factor(row["length"], config, config.fulltext_length_weight),
+        )  # fmt: skip
         best = max(best, rel)
         said_by = {t[len(SPEAKER_PREFIX) :] for t in row["speakers"] or ()}
         speaker = 1.0 if len(named) == 1 and said_by & named else 0.0

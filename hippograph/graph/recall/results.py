@@ -57,7 +57,8 @@ class Explanation:
     confidence: float
     importance: float
     score: float
-    # The length factor (recall.seeds.length_factor) on the full-text part and the activation.
+    # The length factor (recall.seeds.length_factor) on the activation; the full-text part has
+    # its own (CascadeConfig.fulltext_length_weight), within relevance.
     length: float = 1.0
     # The factor on the activation of a memory said by a restating speaker (rank.restating).
     restated: float = 1.0

@@ -164,7 +164,7 @@ def recall(
             fulltext.get(row["id"], 0.0),
             top_ft,
             config,
-            length_factor(row["length"], config),
+            length_factor(row["length"], config, config.fulltext_length_weight),
         ),
         eids=eids,
     )

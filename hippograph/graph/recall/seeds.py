@@ -236,14 +236,16 @@ def relevance(
     return config.alpha * cosine + (1 - config.alpha) * ft_part * length
 
 
-def length_factor(length: Any, config: CascadeConfig) -> float:
+def length_factor(length: Any, config: CascadeConfig, weight: float | None = None) -> float:
     """1 / (1 + weight x ln(length / long_memory_chars)) for a memory longer than the embedding
-    model reads, else 1: what discounts the signals that grow with a memory's length (its
-    full-text score, the activation it gathers); see CascadeConfig.length_weight."""
+    model reads, else 1: what discounts the signals that grow with a memory's length (the
+    activation it gathers: CascadeConfig.length_weight, the default ``weight``; its full-text
+    score: fulltext_length_weight)."""
     chars = int(length or 0)
-    if config.length_weight <= 0 or chars <= config.long_memory_chars:
+    weight = config.length_weight if weight is None else weight
+    if weight <= 0 or chars <= config.long_memory_chars:
         return 1.0
-    return 1 / (1 + config.length_weight * math.log(chars / config.long_memory_chars))
+    return 1 / (1 + weight * math.log(chars / config.long_memory_chars))
 
 
 def seeds(

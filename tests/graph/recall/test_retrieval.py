@@ -198,17 +198,30 @@ def test_long_memories_have_their_full_text_and_activation_discounted(
     alpha = DEFAULT_CASCADE.alpha
     assert g.fulltext > 0 and s.fulltext > 0
     top_ft = max(s.fulltext, g.fulltext)
+    # The full-text part has its own, stronger discount (fulltext_length_weight).
+    weight = DEFAULT_CASCADE.fulltext_length_weight
+    assert weight > DEFAULT_CASCADE.length_weight
+    ft_factor = 1 / (1 + weight * math.log(chars / 1000))
     assert g.relevance == pytest.approx(
+        alpha * g.cosine + (1 - alpha) * g.fulltext / top_ft * ft_factor
+    )
+
+    # At the activation's weight the long one's full-text part counts more; without either
+    # factor it is whole.
+    def explained(**weights: float) -> retrieval.Explanation:
+        config = replace(DEFAULT_CASCADE, **weights)
+        result = recall(runtime, namespace, "gateway errors", k=2, explain=True, config=config)
+        e = {i.memory.id: i.explanation for i in result.items}[long]
+        assert e is not None
+        return e
+
+    alike = explained(fulltext_length_weight=DEFAULT_CASCADE.length_weight)
+    unweighted = explained(length_weight=0.0, fulltext_length_weight=0.0)
+    assert unweighted.length == 1.0
+    assert alike.relevance == pytest.approx(
         alpha * g.cosine + (1 - alpha) * g.fulltext / top_ft * g.length
     )
-    # Without the factor the long one's full-text part is whole.
-    plain = recall(
-        runtime, namespace, "gateway errors", k=2, explain=True,
-        config=replace(DEFAULT_CASCADE, length_weight=0.0),
-    )  # fmt: skip
-    unweighted = {i.memory.id: i.explanation for i in plain.items}[long]
-    assert unweighted is not None and unweighted.length == 1.0
-    assert unweighted.relevance > g.relevance
+    assert g.relevance < alike.relevance < unweighted.relevance
 
 
 def changes_jobs(rt: Runtime, ns: str) -> tuple[str, str]:
