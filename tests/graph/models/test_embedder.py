@@ -118,3 +118,20 @@ def test_an_unwritable_cache_falls_back_to_pytorch(tmp_path: Path) -> None:
     fallback = Embedder(cache_dir=blocker / "onnx").load()
     assert fallback.backend == "torch"
     assert fallback.embed(["Ada prefers tea"]).shape == (1, 384)
+
+
+def test_the_export_cache_is_keyed_by_the_model_files_content(
+    embedder: Embedder, tmp_path: Path
+) -> None:
+    """The same files written anew (a reinstall: new mtimes) keep the key, so the cache holds
+    one export per model; a changed file changes it."""
+    model = onnx_encoder.spec(embedder.model_path)
+    assert model is not None
+    copy = tmp_path / "model"
+    shutil.copytree(model.directory, copy, copy_function=shutil.copy)  # new mtimes
+    copied = onnx_encoder.spec(copy)
+    assert copied is not None
+    assert onnx_encoder.cache_key(copied) == onnx_encoder.cache_key(model)
+    config = copy / "sentence_bert_config.json"
+    config.write_text(config.read_text() + "\n")
+    assert onnx_encoder.cache_key(copied) != onnx_encoder.cache_key(model)
