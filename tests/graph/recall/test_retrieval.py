@@ -561,18 +561,23 @@ def test_feedback_scores_with_the_moved_query_and_searches_again_only_when_asked
             assert explanation.cosine == pytest.approx(float(stored[memory_id] @ moved), abs=1e-4)
 
 
+def bees(rt: Runtime, ns: str) -> tuple[str, str, np.ndarray]:
+    """Two memories of Ada's bees, and the query vector of "Ada's bees"."""
+    a, b = remember(
+        rt,
+        ns,
+        NewMemory(content="Ada keeps bees on the roof."),
+        NewMemory(content="Ada's hives gave honey in August."),
+    )
+    return a, b, rt.embedder.embed(["Ada's bees"])[0]
+
+
 def test_memories_are_looked_up_by_element_id_and_checked_by_id(
     any_runtime: Runtime, namespace: str
 ) -> None:
     """Recall's statements find a memory by its element id (direct) and keep it only if its id
     matches: a deleted node's element id can be reused by another node."""
-    a, b = remember(
-        any_runtime,
-        namespace,
-        NewMemory(content="Ada keeps bees on the roof."),
-        NewMemory(content="Ada's hives gave honey in August."),
-    )
-    query = any_runtime.embedder.embed(["Ada's bees"])[0]
+    a, b, query = bees(any_runtime, namespace)
     rows = any_runtime.store.read(
         "recall/vector_seeds_exact",
         namespace=namespace,
@@ -608,13 +613,7 @@ def test_seeds_and_feedback_without_full_text_hits_answer_the_vector_hits(
     """A query whose full text finds nothing ($fulltext empty): the combined statement answers
     the vector hits, and its pool is those hits. It looks no memory up by a null element id:
     on the embedded engine that scanned every node (0.5-0.8 s a recall at 100,000 memories)."""
-    a, b = remember(
-        any_runtime,
-        namespace,
-        NewMemory(content="Ada keeps bees on the roof."),
-        NewMemory(content="Ada's hives gave honey in August."),
-    )
-    query = any_runtime.embedder.embed(["Ada's bees"])[0]
+    a, b, query = bees(any_runtime, namespace)
     common = {
         "namespace": namespace, "statuses": ["active"], "embedding": as_vector(query),
         "project": None, "session_id": None, "alpha": 0.7, "depth": 1, "k": 2,
@@ -705,12 +704,7 @@ def test_a_namespace_the_index_leaves_too_few_of_is_scanned_exactly_once(
     """The shared vector index leaves fewer than k memories of a small namespace: the combined
     seeds-and-feedback statement tells so, and the exact scan follows without asking the
     index again."""
-    a, b = remember(
-        runtime,
-        namespace,
-        NewMemory(content="Ada keeps bees on the roof."),
-        NewMemory(content="Ada's hives gave honey in August."),
-    )
+    a, b, _ = bees(runtime, namespace)
     asked: list[str] = []
     read = runtime.store.read
 
