@@ -7,9 +7,12 @@ for the first of its session in the batch, the one of that session written last 
 session sent turn by turn): of the session's latest batch, the one with the highest turn number
 below this one's (`formation.turn_number`: "D3:5" -> 5), or the last one when turns carry no
 number. One read per batch, only when the batch holds a session's first memory; a turn that
-arrives late (every turn of that batch is numbered after it) takes the stored turn numbered
-last before it, found in two more reads (the session's turn references, then that memory),
-never a turn said after it. The memory
+arrives late (the session's latest batch holds a turn numbered after it) takes the stored turn
+numbered last before it, found in two more reads (the session's turn references, then the
+memories before and after it), never a turn said after it; and the stored turn numbered first
+after it is indexed again, in the same write, with the batch's turn said last before that one
+(only if that turn is stored: one the store already held lends nothing). A turn older than
+the latest batch but not older than every turn before it is not noticed. The memory
 before lends its words only if it is seen wherever this one is (global, or the same project or
 session scope): a memory is never found by the words of one its finder may not see.
 
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 from hippograph.graph.memories import scope_key
 from hippograph.graph.model import NewMemory
 from hippograph.graph.store.store import Row, Store
+from hippograph.graph.write import fulltext
 from hippograph.graph.write.formation import turn_number
 
 MAX_CHARS = 1000
@@ -37,7 +41,19 @@ def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[s
     """Per item, the content of the memory said before it in its session ("" if none, if
     either is longer than MAX_CHARS, or if the one before is not seen wherever the item is:
     `_lends`)."""
+    return contexts(store, namespace, items)[0]
+
+
+def contexts(
+    store: Store, namespace: str, items: Sequence[NewMemory]
+) -> tuple[list[str], dict[int, list[Row]]]:
+    """``previous``, and the stored turns an item arriving late is now the one said before:
+    item index -> [{id, ft_terms}], their full-text words again with that item as their context
+    (the caller writes them with the item, only if the item is stored). Found only where
+    ``previous`` reads the session's turns: a batch's first turn of a session whose latest
+    batch holds a turn numbered after it."""
     contexts = [""] * len(items)
+    followers: dict[int, list[Row]] = {}
     last: dict[str, tuple[str, str]] = {}  # session -> its latest item so far, and its scope key
     first: dict[str, list[int]] = {}  # session -> its items that wait for a stored context
     for i, item in enumerate(items):
@@ -52,7 +68,7 @@ def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[s
             first.setdefault(session, []).append(i)
         last[session] = (item.content, reach)
     if not first:
-        return contexts
+        return contexts, followers
     rows = store.read("memory/session_latest", namespace=namespace, sessions=list(first))
     stored: dict[str, list[Row]] = {}
     for row in rows:
@@ -62,14 +78,44 @@ def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[s
             rows = stored.get(session, [])
             messages = items[i].source.messages
             before = _before(rows, messages)
-            if before is None and rows and turn_number(messages) is not None:
-                before = _earlier(store, namespace, session, messages)
+            turn = turn_number(messages)
+            if turn is not None and any(
+                (n := turn_number(r["messages"])) is not None and n > turn for r in rows
+            ):
+                before, after = _around(store, namespace, session, messages)
+                if after is not None:
+                    j = _said_last_before(items, session, int(after["turn"]), i)
+                    followers[j] = [_reindexed(namespace, items[j], after)]
             if before is not None and _lends(before["scope_key"], scope_key(items[i])):
                 contexts[i] = str(before["content"] or "")
-    return [
+    bounded = [
         c if len(c) <= MAX_CHARS and len(item.content) <= MAX_CHARS else ""
         for c, item in zip(contexts, items, strict=True)
     ]
+    return bounded, followers
+
+
+def _said_last_before(items: Sequence[NewMemory], session: str, turn: int, default: int) -> int:
+    """The index of the batch's turn of ``session`` numbered last below ``turn``."""
+    best, found = default, -1
+    for j, item in enumerate(items):
+        n = turn_number(item.source.messages) if item.source.session_id == session else None
+        if n is not None and found < n < turn:
+            best, found = j, n
+    return best
+
+
+def _reindexed(namespace: str, item: NewMemory, after: Row) -> Row:
+    """The full-text words of the stored turn ``after`` said after ``item``: its own words and,
+    within the same bounds as ``previous``, the item's."""
+    content = str(after["content"] or "")
+    lent = (
+        _lends(scope_key(item), str(after["scope_key"]))
+        and len(item.content) <= MAX_CHARS
+        and len(content) <= MAX_CHARS
+    )
+    terms = fulltext.indexed(namespace, content, item.content if lent else "")
+    return {"id": after["id"], "ft_terms": terms}
 
 
 def _before(rows: list[Row], messages: str | None) -> Row | None:
@@ -82,15 +128,27 @@ def _before(rows: list[Row], messages: str | None) -> Row | None:
     return rows[-1] if rows else None
 
 
-def _earlier(store: Store, namespace: str, session: str, messages: str | None) -> Row | None:
-    """The stored memory of ``session`` numbered last before the turn ``messages``, with its
-    content and scope key (None: none is)."""
+def _around(
+    store: Store, namespace: str, session: str, messages: str | None
+) -> tuple[Row | None, Row | None]:
+    """The stored memories of ``session`` numbered last before and first after the turn
+    ``messages``, with their content and scope key (None: none is)."""
     turns = store.read("memory/session_turns", namespace=namespace, session=session)
+    turn = turn_number(messages)
     before = _before(turns, messages)
-    if before is None:
-        return None
-    found = store.read("memory/get_many", namespace=namespace, ids=[before["id"]])
-    return dict(found[0]["memory"]) if found else None
+    later = [
+        (n, r)
+        for r in turns
+        if (n := turn_number(r["messages"])) is not None and turn is not None and n > turn
+    ]
+    after = min(later, key=lambda nr: nr[0])[1] if later else None
+    ids = [r["id"] for r in (before, after) if r is not None]
+    found = store.read("memory/get_many", namespace=namespace, ids=ids) if ids else []
+    by_id = {r["memory"]["id"]: dict(r["memory"]) for r in found}
+    following = by_id.get(after["id"]) if after is not None else None
+    if following is not None and after is not None:
+        following["turn"] = turn_number(after["messages"])
+    return by_id.get(before["id"]) if before is not None else None, following
 
 
 def _lends(lender: str | None, borrower: str) -> bool:

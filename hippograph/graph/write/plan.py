@@ -49,6 +49,8 @@ class Plan:
     contradicts: list[tuple[str, str]] = field(default_factory=list)
     decisions: list[dict[str, Any]] = field(default_factory=list)
     written: dict[str, Memory] = field(default_factory=dict)
+    # Stored memories indexed again ([{id, ft_terms}]): said after a turn that arrived late.
+    reindexed: list[dict[str, Any]] = field(default_factory=list)
 
 
 def add_decision(
@@ -200,6 +202,8 @@ def write(
             previous = json.loads(update["previous"])
             update["previous"] = json.dumps({**previous, "content": current.get(update["id"])})
         tx.run("decision/update_content", namespace=namespace, now=now, rows=plan.updates)
+    if plan.reindexed:
+        tx.run("memory/set_terms", rows=plan.reindexed)
     if plan.crumbs:
         rows = [{"id": k, "crumbs": v, "times": len(v)} for k, v in plan.crumbs.items()]
         tx.run("memory/reinforce", namespace=namespace, now=now, rows=rows)

@@ -189,7 +189,7 @@ def commit(
     fresh = _fresh_ids(store, namespace, ids, len(items))
     scopes = [memories.scope_key(item) for item in items]
     stored = stored_neighbours(store, namespace, items, vectors, scopes)
-    contexts = context.previous(store, namespace, items)
+    contexts, followers = context.contexts(store, namespace, items)
     plan = Plan()
     dimensions = len(vectors[0]) if len(vectors) else 0
     batch = BatchIndex(len(items), dimensions, now)
@@ -233,6 +233,9 @@ def commit(
             )
             add_outcome(plan, namespace, now, source, decision_id, item, digests[i], links,
                         decision, memory_id)  # fmt: skip
+            if plan.outcomes[-1].created:
+                # A turn that arrived late is now what the stored turn after it was said after.
+                plan.reindexed += followers.get(i, [])
             keyed[keys[i]] = memory_id
             if decision.action in ("ADD", "SUPERSEDE", "CONTRADICT"):
                 batch.add(memory_id, scope, vector, item)

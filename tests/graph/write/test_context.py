@@ -75,14 +75,46 @@ def test_a_turn_sent_alone_is_indexed_with_the_stored_turn_before_it(
 def test_a_turn_sent_late_is_indexed_with_the_stored_turn_said_before_it(
     runtime: Runtime, namespace: str
 ) -> None:
-    """Not with a turn said after it, though the session's latest batch holds only those."""
-    _remember(runtime, namespace, _turn(ASK, "s1", 1), _turn("Gina: Anyone?", "s1", 2))
-    _remember(runtime, namespace, _turn(AFTER, "s1", 6), _turn("Jon: Enjoy!", "s1", 7))
+    """Not with a turn said after it, though the session's latest batch holds only those; and
+    the stored turn said next after it is indexed again with it, in the same write."""
+    ask, _ = _remember(runtime, namespace, _turn(ASK, "s1", 1), _turn("Gina: Anyone?", "s1", 2))
+    after, enjoy = _remember(
+        runtime, namespace, _turn(AFTER, "s1", 6), _turn("Jon: Enjoy!", "s1", 7)
+    )
+    assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER, "Gina: Anyone?")
     [late] = _remember(runtime, namespace, _turn(REPLY, "s1", 4))
     assert _terms(runtime, late) == fulltext.indexed(namespace, REPLY, "Gina: Anyone?")
-    # none stored before it: no context, not the turns said after it
+    assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER, REPLY)
+    assert _terms(runtime, enjoy) == fulltext.indexed(namespace, "Jon: Enjoy!", AFTER)  # as it was
+    # none stored before it: no context, not the turns said after it; the first stored turn
+    # is said after it now
     [opening] = _remember(runtime, namespace, _turn("Jon: Morning, Gina.", "s1", 0))
     assert _terms(runtime, opening) == fulltext.indexed(namespace, "Jon: Morning, Gina.")
+    assert _terms(runtime, ask) == fulltext.indexed(namespace, ASK, "Jon: Morning, Gina.")
+
+
+def test_late_turns_sent_together_reindex_the_stored_turn_after_the_last_of_them(
+    runtime: Runtime, namespace: str
+) -> None:
+    _remember(runtime, namespace, _turn(ASK, "s1", 1))
+    [after] = _remember(runtime, namespace, _turn(AFTER, "s1", 6))
+    _remember(runtime, namespace, _turn("Gina: Anyone?", "s1", 3), _turn(REPLY, "s1", 4))
+    assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER, REPLY)
+
+
+def test_a_late_turn_that_is_not_stored_lends_no_words(runtime: Runtime, namespace: str) -> None:
+    """A late turn the store already holds (said in another session: NOOP) is not stored, and
+    the stored turn after it keeps its words."""
+    said = "Jon: Try the bakery on Rua Augusta."
+    _remember(runtime, namespace, _turn(said, "s2", 1))
+    _remember(runtime, namespace, _turn(ASK, "s1", 1))
+    [after] = _remember(runtime, namespace, _turn(AFTER, "s1", 6))
+    assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER, ASK)
+    written = writepath.remember(
+        runtime.store, runtime.embedder, namespace, [_turn(said, "s1", 4)], policy=runtime.policy
+    )
+    assert not written[0].created
+    assert _terms(runtime, after) == fulltext.indexed(namespace, AFTER, ASK)
 
 
 def test_recall_finds_a_reply_by_what_it_answers(runtime: Runtime, namespace: str) -> None:
