@@ -11,10 +11,13 @@ arrives late (the session's latest batch holds a turn numbered after it) takes t
 numbered last before it, found in two more reads (the session's turn references, then the
 memories before and after it), never a turn said after it; and the stored turn numbered first
 after it is indexed again, in the same write, with the batch's turn said last before that one
-(only if that turn is stored: one the store already held lends nothing). A turn older than
-the latest batch but not older than every turn before it is not noticed. The memory
-before lends its words only if it is seen wherever this one is (global, or the same project or
-session scope): a memory is never found by the words of one its finder may not see.
+(only if that turn is stored: one the store already held lends nothing). A turn numbered
+after every turn of the latest batch while an older batch holds a later one (6 and 7 sent,
+then 4, then 5) takes its context from the latest batch (4) and leaves the turn after it (6)
+as it is: noticing that would cost a read of the session's turns on every turn-by-turn write.
+The memory before lends its words only if it is seen wherever this one is (global, or the
+same project or session scope): a memory is never found by the words of one its finder may
+not see.
 
 Only a turn said after a turn, both of conversational length (MAX_CHARS: about what the
 embedding model reads, `CascadeConfig.long_memory_chars`), takes a context: a long memory (an
