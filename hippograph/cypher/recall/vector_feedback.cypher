@@ -5,6 +5,8 @@
 // fewer than $k: the shared index left too few). The pool is $fulltext ([{id, eid, ft}], ft
 // the full-text score over the best one's; looked up by element id and checked by id) and the
 // vector hits not among them (ft 0); embeddings and hits as recall/feedback has them.
+// spoken: the $speaker_k nearest of the index's hits said by $speaker (a speaker:<name> tag;
+// null: none), as near has them (CascadeConfig.speaker_seeds).
 CALL db.index.vector.queryNodes($vector_index, $candidates, $embedding) YIELD node AS m, score
 WITH m, score
 WHERE m.namespace = $namespace AND m.status IN $statuses
@@ -12,24 +14,28 @@ WHERE m.namespace = $namespace AND m.status IN $statuses
        OR (m.scope = 'session' AND m.session_id = $session_id))
 WITH m, 2 * score - 1 AS cosine
 ORDER BY cosine DESC
-LIMIT $k
-WITH collect({m: m, cosine: cosine}) AS near
+WITH collect({m: m, cosine: cosine,
+               said: CASE WHEN $speaker IS NULL THEN false
+                          ELSE size([(m)-[:HAS_TAG]->(s:Tag) WHERE s.name = $speaker | 1]) > 0
+                     END}) AS hits
+WITH hits[0..$k] AS near, [x IN hits WHERE x.said][0..$speaker_k] AS spoken
 UNWIND CASE WHEN size($fulltext) = 0 THEN [null] ELSE $fulltext END AS hit
 OPTIONAL MATCH (f)
 WHERE elementId(f) = hit.eid AND f.id = hit.id AND f.namespace = $namespace
   AND f.embedding IS NOT NULL
-WITH near, collect(CASE WHEN f IS NULL THEN null ELSE {m: f, ft: hit.ft} END) AS found
+WITH near, spoken, collect(CASE WHEN f IS NULL THEN null ELSE {m: f, ft: hit.ft} END) AS found
 WITH [x IN near | [x.m.id, elementId(x.m), x.cosine, x.m.status]] AS near,
+     [x IN spoken | [x.m.id, elementId(x.m), x.cosine, x.m.status]] AS spoken,
      found + [x IN near WHERE NOT x.m.id IN [h IN $fulltext | h.id] | {m: x.m, ft: 0.0}] AS pool
 UNWIND pool AS p
-WITH near, p.m AS m,
+WITH near, spoken, p.m AS m,
      $cosine_scale * vector.similarity.cosine(p.m.embedding, $embedding) + $cosine_shift AS cosine,
      p.ft AS ft
-WITH near, m, cosine, $alpha * cosine + (1 - $alpha) * ft AS relevance
+WITH near, spoken, m, cosine, $alpha * cosine + (1 - $alpha) * ft AS relevance
 ORDER BY relevance DESC, m.id
-WITH near, collect({m: m, cosine: cosine}) AS ranked
-WITH near, ranked, [x IN ranked[0..$depth] | x.m.embedding] AS top
-RETURN near, top AS embeddings,
+WITH near, spoken, collect({m: m, cosine: cosine}) AS ranked
+WITH near, spoken, ranked, [x IN ranked[0..$depth] | x.m.embedding] AS top
+RETURN near, spoken, top AS embeddings,
        [x IN ranked | [x.m.id, x.cosine,
          reduce(s = 0.0, e IN top |
            s + $cosine_scale * vector.similarity.cosine(x.m.embedding, e) + $cosine_shift)]] AS hits
