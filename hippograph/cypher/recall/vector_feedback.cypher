@@ -5,6 +5,8 @@
 // fewer than $k: the shared index left too few). The pool is $fulltext ([{id, eid, ft}], ft
 // the full-text score over the best one's; looked up by element id and checked by id) and the
 // vector hits not among them (ft 0); embeddings and hits as recall/feedback has them.
+// spoken: the $speaker_k nearest of the index's hits said by $speaker (a speaker:<name> tag;
+// null: none), as near has them (CascadeConfig.speaker_seeds).
 // The full-text hits are looked up in a subquery, one row even when $fulltext is empty: a
 // lookup by a null element id (the former UNWIND [null] + OPTIONAL MATCH) made the embedded
 // engine scan every node, 0.5-0.8 s a recall at 100,000 memories.
@@ -15,8 +17,11 @@ WHERE m.namespace = $namespace AND m.status IN $statuses
        OR (m.scope = 'session' AND m.session_id = $session_id))
 WITH m, 2 * score - 1 AS cosine
 ORDER BY cosine DESC
-LIMIT $k
-WITH collect({m: m, cosine: cosine}) AS near
+WITH collect({m: m, cosine: cosine,
+               said: CASE WHEN $speaker IS NULL THEN false
+                          ELSE size([(m)-[:HAS_TAG]->(s:Tag) WHERE s.name = $speaker | 1]) > 0
+                     END}) AS hits
+WITH hits[0..$k] AS near, [x IN hits WHERE x.said][0..$speaker_k] AS spoken
 CALL {
   UNWIND $fulltext AS hit
   MATCH (f)
@@ -25,16 +30,17 @@ CALL {
   RETURN collect({m: f, ft: hit.ft}) AS found
 }
 WITH [x IN near | [x.m.id, elementId(x.m), x.cosine, x.m.status]] AS near,
+     [x IN spoken | [x.m.id, elementId(x.m), x.cosine, x.m.status]] AS spoken,
      found + [x IN near WHERE NOT x.m.id IN [h IN $fulltext | h.id] | {m: x.m, ft: 0.0}] AS pool
 UNWIND pool AS p
-WITH near, p.m AS m,
+WITH near, spoken, p.m AS m,
      $cosine_scale * vector.similarity.cosine(p.m.embedding, $embedding) + $cosine_shift AS cosine,
      p.ft AS ft
-WITH near, m, cosine, $alpha * cosine + (1 - $alpha) * ft AS relevance
+WITH near, spoken, m, cosine, $alpha * cosine + (1 - $alpha) * ft AS relevance
 ORDER BY relevance DESC, m.id
-WITH near, collect({m: m, cosine: cosine}) AS ranked
-WITH near, ranked, [x IN ranked[0..$depth] | x.m.embedding] AS top
-RETURN near, top AS embeddings,
+WITH near, spoken, collect({m: m, cosine: cosine}) AS ranked
+WITH near, spoken, ranked, [x IN ranked[0..$depth] | x.m.embedding] AS top
+RETURN near, spoken, top AS embeddings,
        [x IN ranked | [x.m.id, x.cosine,
          reduce(s = 0.0, e IN top |
            s + $cosine_scale * vector.similarity.cosine(x.m.embedding, e) + $cosine_shift)]] AS hits

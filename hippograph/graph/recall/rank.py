@@ -23,11 +23,9 @@ from hippograph.graph.model import now_iso, parse_iso
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import Explanation, RecallRequest, Trace
-from hippograph.graph.recall.seeds import length_factor, relevance
+from hippograph.graph.recall.seeds import SPEAKER_TAG, length_factor, relevance
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
-
-SPEAKER_PREFIX = "speaker:"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -104,7 +102,7 @@ def rank(
             length_factor(row["length"], config, config.fulltext_length_weight),
         )  # fmt: skip
         best = max(best, rel)
-        said_by = {t[len(SPEAKER_PREFIX) :] for t in row["speakers"] or ()}
+        said_by = {t[len(SPEAKER_TAG) :] for t in row["speakers"] or ()}
         speaker = 1.0 if len(named) == 1 and said_by & named else 0.0
         restated = config.restating_activation if said_by and said_by <= restates else 1.0
         when = 1.0 if windows and parse_iso(row["created_at"]) in windows else 0.0

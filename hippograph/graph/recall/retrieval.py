@@ -3,7 +3,9 @@
 1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`).
 2. Hybrid seeds: vector-index top-N (cosine floor; the nearest N when none clears it) plus
    full-text hits (a word the namespace rarely holds in the asked form is searched in its
-   other forms too); relevance is ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
+   other forms too), and when the context names one speaker, that speaker's nearest memories
+   among the vector index's hits; relevance is
+   ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
 3. Pseudo-relevance feedback: the query vector moves toward the most relevant memories; the
    moved vector scores every candidate, and the vector seeds are the hits re-ranked by it (or,
    if the preset asks, the index is searched again with it).
@@ -133,11 +135,13 @@ def recall(
     fulltext, retired_ft, eids_ft = fulltext_job.result()
     retired |= retired_ft
     eids.update(eids_ft)
+    spoken: dict[str, float] = {}
     if config.prf_weight > 0:
         # The vector seeds and the feedback on them in one statement.
-        vector, query, moved = vector_prf(
-            store, namespace, query, fulltext, config, seed_statuses, scope, retired, eids
-        )
+        vector, query, moved, spoken = vector_prf(
+            store, namespace, query, fulltext, config, seed_statuses, scope, retired, eids,
+            next(iter(named)) if len(named) == 1 else None,
+        )  # fmt: skip
         if config.prf_search:
             vector = vector_hits(
                 store, namespace, query, config, seed_statuses, scope, retired, eids
@@ -151,7 +155,7 @@ def recall(
 
     if as_of:
         retired.clear()  # a memory current then answers as itself, not as its successor
-    traces = seeds(store, namespace, vector, fulltext, config, retired, eids)
+    traces = seeds(store, namespace, vector, fulltext, config, retired, eids, spoken)
     embedding = as_vector(query)
     top_ft = max(fulltext.values(), default=0.0)
     scoring = Scoring(

@@ -20,6 +20,8 @@ from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write import fulltext
 from hippograph.graph.write.statements import variants
 
+# The tag the tagger gives a memory for who said it (write.tagging): speaker:<name>.
+SPEAKER_TAG = "speaker:"
 # Reads of one recall that can run beside the query embedding (full-text seeds, negative rules).
 POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hippograph-recall")
 
@@ -175,11 +177,14 @@ def vector_prf(
     scope: dict[str, Any],
     retired: set[str],
     eids: dict[str, str],
-) -> tuple[dict[str, float], Any, dict[str, float]]:
+    speaker: str | None = None,
+) -> tuple[dict[str, float], Any, dict[str, float], dict[str, float]]:
     """``vector_hits`` then ``prf`` on them and ``fulltext``, in one statement
     (``recall/vector_feedback``, a round trip less on the query's path): the vector hits, the
-    moved query and the moved cosines. Where the vector index leaves fewer than it was asked
-    for, the exact scan and ``prf`` run apart (``vector_hits`` with ``exact``)."""
+    moved query, the moved cosines, and the ``config.speaker_seeds`` nearest of the index's
+    hits said by ``speaker`` (None: nobody; their cosines to the query). Where the vector
+    index leaves fewer than it was asked for, the exact scan and ``prf`` run apart
+    (``vector_hits`` with ``exact``), without the speaker's."""
     k = max(config.vector_seeds, config.prf_depth)
     top_ft = max(fulltext.values(), default=0.0)
     found = store.read(
@@ -195,18 +200,22 @@ def vector_prf(
         ],
         alpha=config.alpha,
         depth=config.prf_depth,
+        speaker=f"{SPEAKER_TAG}{speaker}" if speaker and config.speaker_seeds > 0 else None,
+        speaker_k=config.speaker_seeds,
         **scope,
     )
     near = found[0]["near"] if found else []
     if len(near) < k:  # what recall/vector_seeds would find too: scan exactly
         vector = vector_hits(store, ns, query, config, statuses, scope, retired, eids, exact=True)
         if not (vector or fulltext):
-            return vector, query, {}
-        return vector, *prf(store, ns, query, vector, fulltext, config, eids)
-    retired.update(memory_id for memory_id, _, _, status in near if status != "active")
-    eids.update((memory_id, eid) for memory_id, eid, _, _ in near)
+            return vector, query, {}, {}
+        return vector, *prf(store, ns, query, vector, fulltext, config, eids), {}
+    spoken = found[0]["spoken"]
+    retired.update(memory_id for memory_id, _, _, status in near + spoken if status != "active")
+    eids.update((memory_id, eid) for memory_id, eid, _, _ in near + spoken)
     vector = {memory_id: float(cosine) for memory_id, _, cosine, _ in near}
-    return vector, *_moved(query, found[0], config)
+    said = {memory_id: float(cosine) for memory_id, _, cosine, _ in spoken}
+    return vector, *_moved(query, found[0], config), said
 
 
 def _moved(query: Any, found: Row | None, config: CascadeConfig) -> tuple[Any, dict[str, float]]:
@@ -256,7 +265,11 @@ def seeds(
     config: CascadeConfig,
     retired: set[str],
     eids: dict[str, str],
+    spoken: dict[str, float] | None = None,
 ) -> dict[str, Trace]:
+    """The vector seeds (held to the cosine floor), the full-text seeds and the named
+    speaker's nearest memories (``spoken``, see ``vector_prf``), each retired one replaced by
+    its successor."""
     chosen: dict[str, set[str]] = {}
     nearest = sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]
     # When no vector hit clears the floor the nearest ones are seeds anyway, full-text seeds
@@ -268,6 +281,8 @@ def seeds(
             chosen.setdefault(memory_id, set()).add("vector")
     for memory_id in list(fulltext)[: config.fulltext_seeds]:
         chosen.setdefault(memory_id, set()).add("fulltext")
+    for memory_id in list(spoken or {})[: config.speaker_seeds]:
+        chosen.setdefault(memory_id, set()).add("speaker")
     # Only a memory no longer active can have a successor (superseded, or archived after it).
     replaced = [i for i in chosen if i in retired]
     found = store.read("recall/successors", namespace=ns, ids=replaced) if replaced else []

@@ -617,6 +617,7 @@ def test_seeds_and_feedback_without_full_text_hits_answer_the_vector_hits(
     common = {
         "namespace": namespace, "statuses": ["active"], "embedding": as_vector(query),
         "project": None, "session_id": None, "alpha": 0.7, "depth": 1, "k": 2,
+        "speaker": None, "speaker_k": 0,
     }  # fmt: skip
     rows = any_runtime.store.read("recall/vector_feedback", candidates=100, fulltext=[], **common)
     assert len(rows) == 1
@@ -719,3 +720,60 @@ def test_a_namespace_the_index_leaves_too_few_of_is_scanned_exactly_once(
     assert {i.memory.id for i in result.items} == {a, b}
     vector_reads = [n for n in asked if n.startswith("recall/vector")]
     assert vector_reads == ["recall/vector_feedback", "recall/vector_seeds_exact"]
+
+
+# Gina talks about cooking a lot; Jon once, in words the question does not use.
+COOKING = [
+    ("Gina", "I love cooking pasta with fresh basil from the garden."),
+    ("Gina", "Cooking curry on Sundays is my favourite ritual."),
+    ("Gina", "I cooked a big pot of chili for the neighbours."),
+    ("Gina", "My cooking class taught me how to fold dumplings."),
+    ("Gina", "Baking sourdough bread takes me all weekend."),
+    ("Gina", "I enjoy cooking risotto, it needs patience."),
+    ("Gina", "Roasting vegetables in the oven is the easiest dinner."),
+    ("Gina", "I made lasagna for my sister's birthday dinner."),
+    ("Gina", "Cooking soup in winter keeps the house warm."),
+    ("Gina", "I tried a new recipe for pancakes this morning."),
+    ("Gina", "Stir-fried noodles are what I cook after a long shift."),
+    ("Gina", "I love cooking tacos for friends on Friday nights."),
+    ("Gina", "Cooking fish stew reminds me of my grandmother."),
+    ("Gina", "I enjoy cooking steak, medium rare, with garlic butter."),
+    ("Gina", "Cooking omelettes is the first thing I learned."),
+    ("Gina", "I cook paella whenever my cousins visit."),
+    ("Gina", "Cooking ramen from scratch took me two days."),
+    ("Gina", "I enjoy cooking with my kids on rainy afternoons."),
+    ("Gina", "Cooking shrimp skewers is my summer favourite."),
+    ("Gina", "I cook a roast chicken every Sunday evening."),
+    ("Gina", "Cooking dal and rice is my comfort food."),
+    ("Gina", "I enjoy cooking grilled vegetables on the barbecue."),
+    ("Jon", "Grilling salmon over charcoal, honestly the best thing ever."),
+]
+
+
+def test_the_named_speakers_nearest_memories_seed_too(runtime: Runtime, namespace: str) -> None:
+    """A question naming one speaker also seeds from the nearest memories that speaker said
+    among the vector index's hits: Jon's one turn about food, nearer to the question than
+    none of Gina's many, is found although neither search nor expansion would reach it."""
+    # Each turn a session of its own: no adjacency leads from Gina's turns to Jon's.
+    ids = remember(
+        runtime,
+        namespace,
+        *[
+            NewMemory(content=f"{who}: {text}", source=Source(session_id=f"s{i}", messages="D1:1"))
+            for i, (who, text) in enumerate(COOKING)
+        ],
+    )
+    question = "What does Jon enjoy cooking?"
+    without = recall(
+        runtime, namespace, question, k=5, config=replace(DEFAULT_CASCADE, speaker_seeds=0)
+    )
+    assert ids[-1] not in [i.memory.id for i in without.items]
+    result = recall(runtime, namespace, question, k=5, explain=True)
+    found = {i.memory.id: i.explanation for i in result.items}
+    assert ids[-1] in found
+    e = found[ids[-1]]
+    assert e is not None and "speaker" in e.seed_kinds and e.speaker == 1.0
+    # Nobody named, nobody's memories seed apart.
+    plain = recall(runtime, namespace, "What does someone enjoy cooking?", k=13, explain=True)
+    assert all(i.explanation is not None and "speaker" not in i.explanation.seed_kinds
+               for i in plain.items)  # fmt: skip
