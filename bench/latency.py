@@ -40,7 +40,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import httpx
@@ -256,6 +256,13 @@ def wordless_texts(n: int, rng: random.Random) -> list[str]:
     return list(texts)
 
 
+def rare_word_texts(queries: list[str], n: int, memories: int, rng: random.Random) -> list[str]:
+    """``n`` of the queries with a word few memories hold (a note number): every other word of
+    this store is held by 5,000 memories or more, which the full-text budget leaves out, so
+    only such a context times the full-text path."""
+    return [f"{q} (note {rng.randrange(memories)})" for q in queries[:n]]
+
+
 def pct(values: list[float], p: float) -> float:
     return float(np.percentile(values, p))
 
@@ -283,11 +290,12 @@ def time_recalls(
     warmup: int,
     server_pid: int,
     rounds: int = 1,
-    wordless: Sequence[str] = (),
-) -> tuple[list[list[float]], list[list[float]], float | None, list[float]]:
+    extra: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[list[list[float]], list[list[float]], float | None, dict[str, list[float]]]:
     """Warm-up recalls (untimed), then each query timed end to end, ``rounds`` times, then each
-    of ``wordless`` once: (total ms per round, embed ms per round, JIT compiler CPU ms per timed
-    query recall in the server, None when unknown, ms per wordless recall)."""
+    context of each ``extra`` set once: (total ms per round, embed ms per round, JIT compiler
+    CPU ms per timed query recall in the server, None when unknown, ms per recall of each
+    extra set)."""
     totals: list[list[float]] = []
     embeds: list[list[float]] = []
     with httpx.Client(timeout=60) as client:
@@ -321,19 +329,20 @@ def time_recalls(
             embeds.append(embed)
         print()
         compiled = compiler_cpu_s(server_pid)
-        without_words = []
-        for q in wordless:
-            t = time.perf_counter()
-            response = client.post(
-                url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
-            )
-            without_words.append((time.perf_counter() - t) * 1000)
-            if response.json().get("errors"):
-                raise SystemExit(f"recall failed: {response.json()['errors']}")
+        timed: dict[str, list[float]] = {}
+        for name, contexts in (extra or {}).items():
+            for q in contexts:
+                t = time.perf_counter()
+                response = client.post(
+                    url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
+                )
+                timed.setdefault(name, []).append((time.perf_counter() - t) * 1000)
+                if response.json().get("errors"):
+                    raise SystemExit(f"recall failed: {response.json()['errors']}")
     jit_ms = None
     if compiling is not None and compiled is not None:
         jit_ms = (compiled - compiling) * 1000 / (len(queries) * rounds)
-    return totals, embeds, jit_ms, without_words
+    return totals, embeds, jit_ms, timed
 
 
 def main() -> int:
@@ -377,12 +386,18 @@ def main() -> int:
                 save_state(state, ids, vecs, edges, queries)
         queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
         qvecs = rt.embedder.embed(queries)
+        # Timed apart, after the rounds, and not pooled: contexts whose full text finds
+        # nothing, and contexts with a word few memories hold (the full-text path).
+        extra = {
+            "without a full-text word": wordless_texts(50, rng),
+            "with a rare word": rare_word_texts(queries, 50, len(ids), rng),
+        }
         # The floor before any server runs: nothing else is on the cores then.
         floors = floor(ids, vecs, edges, qvecs)
         if args.server == "thread":
             url, server = serve(rt)
-            totals, embeds, jit_ms, wordless = time_recalls(
-                url, queries, args.warmup, os.getpid(), args.rounds, wordless_texts(50, rng)
+            totals, embeds, jit_ms, apart = time_recalls(
+                url, queries, args.warmup, os.getpid(), args.rounds, extra
             )
             server.should_exit = True  # type: ignore[attr-defined]
         else:
@@ -390,13 +405,8 @@ def main() -> int:
             rt = None
             served = serve_process(data_dir, engine_heap=settings.engine_heap)
             rt = Runtime.open(settings, attach=True)
-            totals, embeds, jit_ms, wordless = time_recalls(
-                served.url,
-                queries,
-                args.warmup,
-                served.proc.pid,
-                args.rounds,
-                wordless_texts(50, rng),
+            totals, embeds, jit_ms, apart = time_recalls(
+                served.url, queries, args.warmup, served.proc.pid, args.rounds, extra
             )
         seed = seed_recall(rt, vecs, ids, qvecs[:100])
     finally:
@@ -425,8 +435,10 @@ def main() -> int:
         "floor_p95_ms": round(floor_p95, 2),
         "seed_recall": round(seed, 3),
         "rounds": rounds,
-        "wordless_p50_ms": round(statistics.median(wordless), 2),
-        "wordless_p95_ms": round(pct(wordless, 95), 2),
+        "apart": {
+            name: {"p50_ms": round(statistics.median(v), 2), "p95_ms": round(pct(v, 95), 2)}
+            for name, v in apart.items()
+        },
     }
     for n, r in enumerate(rounds, start=1):
         print(
@@ -442,10 +454,11 @@ def main() -> int:
         f"{out['p95_ms'] / (out['floor_p95_ms'] + out['embed_ms_p50']):.1f}x"
     )
     print(f"  vector index recall of the exact top-10: {out['seed_recall']}")
-    print(
-        f"  {len(wordless)} contexts without a full-text word (not pooled): "
-        f"p50 {out['wordless_p50_ms']} ms  p95 {out['wordless_p95_ms']} ms"
-    )
+    for name, v in apart.items():
+        print(
+            f"  {len(v)} contexts {name} (not pooled): "
+            f"p50 {statistics.median(v):.2f} ms  p95 {pct(v, 95):.2f} ms"
+        )
     if jit_ms is not None:
         print(f"  the engine's JIT compiler during the timed recalls: {jit_ms:.1f} ms CPU a recall")
     if args.json:
