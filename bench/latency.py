@@ -42,6 +42,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import numpy as np
@@ -284,6 +285,18 @@ def compiler_cpu_s(pid: int) -> float | None:
     return total if found else None
 
 
+def timed_recall(client: httpx.Client, url: str, context: str) -> tuple[float, dict[str, Any]]:
+    """One recall of ``context`` over HTTP: its milliseconds end to end and its answer (an
+    answer with errors ends the bench)."""
+    t = time.perf_counter()
+    response = client.post(url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": context}})
+    ms = (time.perf_counter() - t) * 1000
+    body: dict[str, Any] = response.json()
+    if body.get("errors"):
+        raise SystemExit(f"recall failed: {body['errors']}")
+    return ms, body
+
+
 def time_recalls(
     url: str,
     queries: list[str],
@@ -315,14 +328,8 @@ def time_recalls(
         for r in range(1, rounds + 1):
             total, embed = [], []
             for n, q in enumerate(queries, start=1):
-                t = time.perf_counter()
-                response = client.post(
-                    url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
-                )
-                total.append((time.perf_counter() - t) * 1000)
-                body = response.json()
-                if body.get("errors"):
-                    raise SystemExit(f"recall failed: {body['errors']}")
+                ms, body = timed_recall(client, url, q)
+                total.append(ms)
                 embed.append(body["data"]["recall"]["embedMs"])
                 print(f"\rround {r}/{rounds}: timed {n}/{len(queries)} recalls", end="", flush=True)
             totals.append(total)
@@ -332,13 +339,7 @@ def time_recalls(
         timed: dict[str, list[float]] = {}
         for name, contexts in (extra or {}).items():
             for q in contexts:
-                t = time.perf_counter()
-                response = client.post(
-                    url, json={"query": QUERY, "variables": {"ns": NAMESPACE, "c": q}}
-                )
-                timed.setdefault(name, []).append((time.perf_counter() - t) * 1000)
-                if response.json().get("errors"):
-                    raise SystemExit(f"recall failed: {response.json()['errors']}")
+                timed.setdefault(name, []).append(timed_recall(client, url, q)[0])
     jit_ms = None
     if compiling is not None and compiled is not None:
         jit_ms = (compiled - compiling) * 1000 / (len(queries) * rounds)

@@ -23,7 +23,7 @@ from hippograph.graph.model import now_iso, parse_iso
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import Explanation, RecallRequest, Trace
-from hippograph.graph.recall.seeds import SPEAKER_TAG, length_factor, relevance
+from hippograph.graph.recall.seeds import SPEAKER_TAG, length_factor, row_relevance
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 
@@ -97,10 +97,7 @@ def rank(
         trace = traces[memory_id]
         cosine, ft = float(row["cosine"]), fulltext.get(memory_id, 0.0)
         length = length_factor(row["length"], config)
-        rel = relevance(
-            cosine, ft, top_ft, config,
-            length_factor(row["length"], config, config.fulltext_length_weight),
-        )  # fmt: skip
+        rel = row_relevance(row, fulltext, top_ft, config)
         best = max(best, rel)
         said_by = {t[len(SPEAKER_TAG) :] for t in row["speakers"] or ()}
         speaker = 1.0 if len(named) == 1 and said_by & named else 0.0

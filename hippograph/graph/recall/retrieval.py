@@ -45,8 +45,7 @@ from hippograph.graph.recall.results import Verdict
 from hippograph.graph.recall.seeds import (
     POOL,
     fulltext_hits,
-    length_factor,
-    relevance,
+    row_relevance,
     seeds,
     vector_hits,
     vector_prf,
@@ -163,13 +162,7 @@ def recall(
         # discount only where one speaker restates: otherwise the engine is spared reading every
         # candidate's tags.
         params={"embedding": embedding, "with_speakers": len(named) == 1 or bool(restates)},
-        relevance=lambda row: relevance(
-            float(row["cosine"]),
-            fulltext.get(row["id"], 0.0),
-            top_ft,
-            config,
-            length_factor(row["length"], config, config.fulltext_length_weight),
-        ),
+        relevance=lambda row: row_relevance(row, fulltext, top_ft, config),
         eids=eids,
     )
     scored: dict[str, Row] = {}

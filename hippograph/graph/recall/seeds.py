@@ -245,6 +245,21 @@ def relevance(
     return config.alpha * cosine + (1 - config.alpha) * ft_part * length
 
 
+def row_relevance(
+    row: Row, fulltext: dict[str, float], top_ft: float, config: CascadeConfig
+) -> float:
+    """``relevance`` of a scored candidate: its row's cosine and length, its full-text score
+    in ``fulltext`` (over the best one, ``top_ft``), the full-text part length-discounted by
+    CascadeConfig.fulltext_length_weight."""
+    return relevance(
+        float(row["cosine"]),
+        fulltext.get(row["id"], 0.0),
+        top_ft,
+        config,
+        length_factor(row["length"], config, config.fulltext_length_weight),
+    )
+
+
 def length_factor(length: Any, config: CascadeConfig, weight: float | None = None) -> float:
     """1 / (1 + weight x ln(length / long_memory_chars)) for a memory longer than the embedding
     model reads, else 1: what discounts the signals that grow with a memory's length (the

@@ -40,20 +40,15 @@ from hippograph.graph.write.formation import turn_number
 MAX_CHARS = 1000
 
 
-def previous(store: Store, namespace: str, items: Sequence[NewMemory]) -> list[str]:
-    """Per item, the content of the memory said before it in its session ("" if none, if
-    either is longer than MAX_CHARS, or if the one before is not seen wherever the item is:
-    `_lends`)."""
-    return contexts(store, namespace, items)[0]
-
-
 def contexts(
     store: Store, namespace: str, items: Sequence[NewMemory]
 ) -> tuple[list[str], dict[int, list[Row]]]:
-    """``previous``, and the stored turns an item arriving late is now the one said before:
-    item index -> [{id, ft_terms}], their full-text words again with that item as their context
-    (the caller writes them with the item, only if the item is stored). Found only where
-    ``previous`` reads the session's turns: a batch's first turn of a session whose latest
+    """Per item, the content of the memory said before it in its session ("" if none, if
+    either is longer than MAX_CHARS, or if the one before is not seen wherever the item is:
+    `_lends`); and the stored turns an item arriving late is now the one said before: item
+    index -> [{id, ft_terms}], their full-text words again with that item as their context
+    (the caller writes them with the item, only if the item is stored). Those are found only
+    where the session's turns are read anyway: a batch's first turn of a session whose latest
     batch holds a turn numbered after it."""
     contexts = [""] * len(items)
     followers: dict[int, list[Row]] = {}
@@ -92,7 +87,7 @@ def contexts(
             if before is not None and _lends(before["scope_key"], scope_key(items[i])):
                 contexts[i] = str(before["content"] or "")
     bounded = [
-        c if len(c) <= MAX_CHARS and len(item.content) <= MAX_CHARS else ""
+        c if _conversational(c, item.content) else ""
         for c, item in zip(contexts, items, strict=True)
     ]
     return bounded, followers
@@ -110,12 +105,10 @@ def _said_last_before(items: Sequence[NewMemory], session: str, turn: int, defau
 
 def _reindexed(namespace: str, item: NewMemory, after: Row) -> Row:
     """The full-text words of the stored turn ``after`` said after ``item``: its own words and,
-    within the same bounds as ``previous``, the item's."""
+    within the same bounds as ``contexts``, the item's."""
     content = str(after["content"] or "")
-    lent = (
-        _lends(scope_key(item), str(after["scope_key"]))
-        and len(item.content) <= MAX_CHARS
-        and len(content) <= MAX_CHARS
+    lent = _lends(scope_key(item), str(after["scope_key"])) and _conversational(
+        item.content, content
     )
     terms = fulltext.indexed(namespace, content, item.content if lent else "")
     return {"id": after["id"], "ft_terms": terms}
@@ -152,6 +145,11 @@ def _around(
     if following is not None and after is not None:
         following["turn"] = turn_number(after["messages"])
     return by_id.get(before["id"]) if before is not None else None, following
+
+
+def _conversational(context: str, content: str) -> bool:
+    """Whether a turn takes a context: both of conversational length (MAX_CHARS)."""
+    return len(context) <= MAX_CHARS and len(content) <= MAX_CHARS
 
 
 def _lends(lender: str | None, borrower: str) -> bool:

@@ -97,6 +97,22 @@ def test_the_index_hands_over_only_the_namespace_postings(
     assert fulltext.namespace_key(namespace) != fulltext.namespace_key(other_namespace)
 
 
+# Four reports holding "kestrel", one of them "heron" too.
+KESTRELS = [
+    *[f"Kestrel report {i}: the {p} was quiet" for i, p in enumerate(["dam", "moor", "pier"])],
+    "Kestrel report 9: a heron fished the canal",
+]
+
+
+def budgeted(
+    monkeypatch: pytest.MonkeyPatch, rt: Runtime, budget: int | None
+) -> termstats.TermFrequencies:
+    """Frequencies with ``budget``, the ones recall uses on ``rt``'s store for the test."""
+    stats = termstats.TermFrequencies(rt.store, budget=budget)
+    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    return stats
+
+
 def remember(rt: Runtime, ns: str, *texts: str) -> None:
     items = [NewMemory(content=t) for t in texts]
     writepath.remember(rt.store, rt.embedder, ns, items, policy=rt.policy)
@@ -133,14 +149,8 @@ def test_recall_leaves_out_words_over_the_budget(
 ) -> None:
     """A word the index matches too often costs more than it tells: the query drops it, and
     full-text seeds come from the rarer words only."""
-    remember(
-        runtime,
-        namespace,
-        *[f"Kestrel report {i}: the {p} was quiet" for i, p in enumerate(["dam", "moor", "pier"])],
-        "Kestrel report 9: a heron fished the canal",
-    )
-    stats = termstats.TermFrequencies(runtime.store, budget=2)
-    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    remember(runtime, namespace, *KESTRELS)
+    stats = budgeted(monkeypatch, runtime, 2)
     stats.count(namespace, ["kestrel", "report", "heron", "canal"])
     result = retrieval.recall(
         runtime.store,
@@ -163,18 +173,13 @@ def test_words_over_the_budget_still_score_what_the_rarer_words_find(
     """The index is not asked for a word over the budget, but the hits the rarer words find
     are scored by it too: of two hits of the rare word, the one that also holds the frequent
     word scores higher, and a memory holding only the frequent word is not fetched."""
-    texts = [
-        *[f"Kestrel report {i}: the {p} was quiet" for i, p in enumerate(["dam", "moor", "pier"])],
-        "Kestrel report 9: a heron fished the canal",
-        "A heron stood by the lock gates",
-    ]
+    texts = [*KESTRELS, "A heron stood by the lock gates"]
     written = writepath.remember(
         runtime.store, runtime.embedder, namespace, [NewMemory(content=t) for t in texts],
         policy=runtime.policy,
     )  # fmt: skip
     content = {r.memory.id: r.memory.content for r in written}
-    stats = termstats.TermFrequencies(runtime.store, budget=2)
-    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    stats = budgeted(monkeypatch, runtime, 2)
     stats.count(namespace, ["kestrel", "heron"])
     scope = {"project": None, "session_id": None}
     scores, _, _ = seeds.fulltext_hits(
@@ -216,8 +221,7 @@ def test_another_namespace_changes_neither_a_score_nor_a_kept_word(
         "Kestrel and heron seen from the same bridge",
         "Bought a new bicycle bell",
     )
-    stats = termstats.TermFrequencies(any_runtime.store, budget=100)
-    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    stats = budgeted(monkeypatch, any_runtime, 100)
     request = retrieval.RecallRequest(context="kestrel heron", explain=True)
     scope = {"project": None, "session_id": None}
 
@@ -304,8 +308,7 @@ def test_a_word_frequent_in_the_asked_form_is_not_widened(
     searches that form only; a rarer one searches its other forms too."""
     often = [f"Camping trip number {i} by the lake" for i in range(DEFAULT_CASCADE.forms_below)]
     remember(any_runtime, namespace, *often, "We camped on the ridge", "The kayak flipped")
-    stats = termstats.TermFrequencies(any_runtime.store, budget=None)
-    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    stats = budgeted(monkeypatch, any_runtime, None)
     scope = {"project": None, "session_id": None}
 
     def found(text: str) -> set[str]:
@@ -332,8 +335,7 @@ def test_a_query_finds_the_same_on_its_first_ask_as_on_later_ones(
         *[f"They camped at {p} before the storm" for p in ["the pass", "the ridge"]],
         "Camping gear is in the blue shed",
     )
-    stats = termstats.TermFrequencies(any_runtime.store, budget=100)
-    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    stats = budgeted(monkeypatch, any_runtime, 100)
     scope = {"project": None, "session_id": None}
 
     def ask() -> dict[str, float]:
