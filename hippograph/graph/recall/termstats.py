@@ -37,6 +37,17 @@ scored by the active hits that contain it (exact when the index handed over ever
 namespace, as it does unless the words match more of its memories than
 `CascadeConfig.fulltext_max_candidates`).
 
+Until its count arrives, a big namespace's new word is estimated from a sample: about
+SAMPLE_SIZE of its active memories drawn at random (`Sample`, taken off the query's path the
+first time a query there holds a word not counted, and again after TERM_TTL_S). A word the
+sample puts over the budget is treated as counted at budget + 1: left out of the index's
+search, not widened to its forms, and scored as that frequent. Kept as unknown, the first query
+holding a word that runs through the namespace had the index read all its postings: "note",
+held by every memory of a 100,000-memory store, took 238-341 ms on its first ask and ~30 ms
+once counted. A word the sample holds rarely stays unknown and is searched as before: the
+sample leaves out only what it sees often (a word held by 1% of the namespace is put over a
+2,000 budget at 100,000 memories about once in 70 samples; on a query's first ask only).
+
 Tokens (`term_counts`) are the index's by construction: `write.fulltext.tokens`, runs of ASCII
 letters and digits, lower case. Lengths are in characters on both sides of dl / avgdl (the
 namespace's average is one aggregate in the engine), which BM25 only uses as a ratio.
@@ -64,6 +75,8 @@ TERM_TTL_S = 600.0
 # Namespaces up to this many active memories count a query's new words on its path.
 ON_PATH_MAX = 2_000
 MAX_TERMS = 100_000
+# Active memories a big namespace's sample draws (see the module docstring).
+SAMPLE_SIZE = 500
 K1 = 1.2
 B = 0.75
 # Counted without a budget (Neo4j): a bound that never binds, for the statement's LIMIT.
@@ -91,6 +104,22 @@ CORPUS: Revalidating[tuple[Store, str], Corpus] = Revalidating(
 def _corpus(rows: list[Row]) -> Corpus:
     row = rows[0] if rows else {}
     return Corpus(int(row.get("size") or 0), float(row.get("avg_length") or 0.0))
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Active memories of a namespace drawn at random: ``size`` of the namespace's ``corpus``,
+    and how many of them each keyed word (`fulltext.term`) indexes; ``taken`` is when
+    (monotonic seconds)."""
+
+    size: int
+    corpus: int
+    holders: Counter[str]
+    taken: float
+
+    def estimate(self, term: str) -> float:
+        """How many of the namespace's active memories ``term`` indexes, by the sample."""
+        return self.holders[term] * self.corpus / self.size if self.size else 0.0
 
 
 def term_counts(text: str, words: Collection[str]) -> Counter[str]:
@@ -177,6 +206,8 @@ class TermFrequencies:
         self._ttl = ttl
         self._known: dict[tuple[str, str], tuple[float, int]] = {}
         self._counting: set[tuple[str, str]] = set()
+        self._samples: dict[str, Sample] = {}
+        self._sampling: set[str] = set()
         self._lock = threading.Lock()
 
     def select(self, namespace: str, words: Sequence[str], counter: Executor) -> list[str]:
@@ -187,20 +218,29 @@ class TermFrequencies:
     def counted(self, namespace: str, words: Sequence[str], counter: Executor) -> dict[str, int]:
         """The namespace's frequency of each of ``words``. Those never counted are counted now
         in one statement if the namespace has at most ``on_path_max`` active memories, else on
-        ``counter`` (absent meanwhile); an expired count is returned and recounted on
-        ``counter``. A word whose count failed is absent (a later query counts it again)."""
+        ``counter`` (meanwhile absent, or budget + 1 where the namespace's sample puts it over
+        the budget; the sample itself is taken on ``counter``); an expired count is returned
+        and recounted on ``counter``. A word the sample puts over twice the budget is not
+        counted: its count, read from every posting, would cost what searching it would, to
+        tell what the sample tells. A word whose count failed is absent (a later query counts
+        it again)."""
         with self._lock:
             unknown = any((namespace, w) not in self._known for w in words)
         on_path = unknown and self._small(namespace)
+        if unknown and not on_path:
+            self._resample(namespace, counter)
         now = time.monotonic()
         new: list[str] = []
         later: list[str] = []
         with self._lock:
+            sample = self._samples.get(namespace)
             for word in dict.fromkeys(words):
                 key = (namespace, word)
                 cached = self._known.get(key)
                 if cached is None and on_path:
                     new.append(word)
+                elif cached is None and self._clearly_over(sample, fulltext.term(namespace, word)):
+                    continue
                 elif (cached is None or now - cached[0] >= self._ttl) and key not in self._counting:
                     self._counting.add(key)
                     later.append(word)
@@ -209,6 +249,14 @@ class TermFrequencies:
         if later:
             counter.submit(self._count, namespace, later, refresh=True)
         return self.frequencies(namespace, words)
+
+    def _clearly_over(self, sample: Sample | None, term: str) -> bool:
+        """Whether ``sample`` puts ``term`` over twice the budget (no count needed)."""
+        return (
+            sample is not None
+            and self.budget is not None
+            and (sample.estimate(term) > 2 * self.budget)
+        )
 
     def _small(self, namespace: str) -> bool:
         """Whether ``namespace`` is small enough to count new words on the query's path (not
@@ -219,16 +267,59 @@ class TermFrequencies:
             log.warning("reading a namespace's size failed; its new words are counted later")
             return False
 
+    def _resample(self, namespace: str, counter: Executor) -> None:
+        """Take ``namespace``'s sample on ``counter`` if it has none or an expired one."""
+        with self._lock:
+            sample = self._samples.get(namespace)
+            due = sample is None or time.monotonic() - sample.taken >= self._ttl
+            if not due or namespace in self._sampling or self.budget is None:
+                return
+            self._sampling.add(namespace)
+        counter.submit(self.sample, namespace)
+
+    def sample(self, namespace: str) -> Sample | None:
+        """Draw ``namespace``'s sample now (about SAMPLE_SIZE of its active memories) and keep
+        it for the estimates; None (and the old sample kept) if reading failed."""
+        try:
+            corpus = CORPUS.get((self._store, namespace))
+            share = min(1.0, SAMPLE_SIZE / corpus.size) if corpus.size else 1.0
+            rows = self._store.read(
+                "recall/term_sample", namespace=namespace, share=share, limit=2 * SAMPLE_SIZE
+            )
+            holders: Counter[str] = Counter()
+            for row in rows:
+                holders.update(set(str(row["terms"] or "").split()))
+            taken = Sample(len(rows), max(corpus.size, len(rows)), holders, time.monotonic())
+            with self._lock:
+                if len(self._samples) >= MAX_TERMS // SAMPLE_SIZE:
+                    self._samples.clear()
+                self._samples[namespace] = taken
+            return taken
+        except Exception:
+            log.warning("sampling a namespace's full-text words failed; later queries retry")
+            return None
+        finally:
+            with self._lock:
+                self._sampling.discard(namespace)
+
     def count(self, namespace: str, words: Sequence[str]) -> dict[str, int]:
         """Count ``words`` in ``namespace`` now."""
         self._count(namespace, words)
         return self.frequencies(namespace, words)
 
     def frequencies(self, namespace: str, words: Sequence[str]) -> dict[str, int]:
-        """The cached frequencies of ``words`` (expired or not); a word never counted is absent."""
+        """The cached frequencies of ``words`` (expired or not); a word never counted is absent,
+        or budget + 1 where the namespace's sample puts it over the budget."""
         with self._lock:
             found = {w: self._known.get((namespace, w)) for w in words}
-        return {w: cached[1] for w, cached in found.items() if cached is not None}
+            sample = self._samples.get(namespace)
+        known = {w: cached[1] for w, cached in found.items() if cached is not None}
+        if sample is not None and self.budget is not None:
+            budget = self.budget
+            unknown = (w for w in words if w not in known)
+            over = [w for w in unknown if sample.estimate(fulltext.term(namespace, w)) > budget]
+            known.update((w, budget + 1) for w in over)
+        return known
 
     def frequency(self, namespace: str, word: str) -> int | None:
         """The cached frequency of ``word`` (expired or not), None if never counted."""

@@ -407,6 +407,31 @@ def test_a_big_namespace_counts_new_words_off_the_query_path(
     assert not later.jobs
 
 
+def test_a_big_namespace_estimates_new_words_from_a_sample(
+    runtime: Runtime, namespace: str
+) -> None:
+    """Before its count arrives, a new word the namespace's sample holds too often is left out
+    of the search, not counted, and scored as over the budget; a rare one stays unknown."""
+    remember(runtime, namespace, *[f"Grebe count {i}: the grebe dived" for i in range(12)])
+    remember(runtime, namespace, "A heron stood by the grebe nest")
+    later = Deferred()
+    big = termstats.TermFrequencies(runtime.store, budget=4, on_path_max=1)
+    assert big.select(namespace, ["grebe", "heron"], later) == ["grebe", "heron"]  # no sample yet
+    assert [fn.__name__ for fn, _, _ in later.jobs] == ["sample", "_count"]  # sampled off the path
+    later.jobs.clear()
+    sample = big.sample(namespace)
+    assert sample is not None and sample.size == 13  # every memory: 500 or fewer
+    assert sample.estimate(fulltext.term(namespace, "grebe")) == 13
+    fresh = termstats.TermFrequencies(runtime.store, budget=4, on_path_max=1)
+    fresh.sample(namespace)
+    assert fresh.select(namespace, ["grebe", "heron"], later) == ["heron"]
+    assert fresh.frequencies(namespace, ["grebe", "heron"]) == {"grebe": 5}  # budget + 1
+    # grebe (13 > 2 x 4) is not counted: only heron is left for later
+    assert [args for _, args, _ in later.jobs] == [(namespace, ["heron"])]
+    later.run()
+    assert fresh.frequencies(namespace, ["grebe", "heron"]) == {"grebe": 5, "heron": 1}
+
+
 def test_words_past_the_df_share_weigh_alike(any_runtime: Runtime, namespace: str) -> None:
     """Past CascadeConfig.df_share of the namespace a word's frequency no longer lowers its
     weight: a name in 8 of 10 memories and a topic in 6 count the same there, and more than
