@@ -17,7 +17,9 @@ class CascadeConfig:
         taken out is generic ("what did ... research?"), so the vector seeds are whoever talks
         nearest that topic; the named speaker's nearest turns now seed and spread activation
         too. Read in the seeds' own statement (recall/vector_feedback: the speaker tag of each
-        index hit, only when a speaker is named). 3: LoCoMo dev recall@10 79.5% overall, 54.8%
+        index hit, only when a speaker is named); where the index leaves too few of the
+        namespace, or without feedback, by an exact scan of the speaker's memories
+        (recall/speaker_seeds_exact). 3: LoCoMo dev recall@10 79.5% overall, 54.8%
         multi-hop, temporal 87.8, open-domain 62.7, single-hop 86.5 (none: 79.3%, 53.9%, 87.8,
         62.7, 86.5); 5: 79.4%, 54.8%, temporal 87.6. BEAM dev unchanged (67.0%: its questions
         name no speaker). Offline, with an exact scan of the speaker's memories instead

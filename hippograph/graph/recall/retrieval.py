@@ -47,6 +47,7 @@ from hippograph.graph.recall.seeds import (
     fulltext_hits,
     row_relevance,
     seeds,
+    speaker_hits,
     vector_hits,
     vector_prf,
 )
@@ -134,12 +135,12 @@ def recall(
     fulltext, retired_ft, eids_ft = fulltext_job.result()
     retired |= retired_ft
     eids.update(eids_ft)
-    spoken: dict[str, float] = {}
+    speaker = next(iter(named)) if len(named) == 1 else None
     if config.prf_weight > 0:
         # The vector seeds and the feedback on them in one statement.
         vector, query, moved, spoken = vector_prf(
             store, namespace, query, fulltext, config, seed_statuses, scope, retired, eids,
-            next(iter(named)) if len(named) == 1 else None,
+            speaker,
         )  # fmt: skip
         if config.prf_search:
             vector = vector_hits(
@@ -151,6 +152,9 @@ def recall(
             vector = moved
     else:
         vector = vector_hits(store, namespace, query, config, seed_statuses, scope, retired, eids)
+        spoken = speaker_hits(
+            store, namespace, query, config, seed_statuses, scope, retired, eids, speaker
+        )
 
     if as_of:
         retired.clear()  # a memory current then answers as itself, not as its successor

@@ -134,6 +134,36 @@ def vector_hits(
     return {r["id"]: float(r["cosine"]) for r in rows}
 
 
+def speaker_hits(
+    store: Store,
+    ns: str,
+    query: Any,
+    config: CascadeConfig,
+    statuses: list[str],
+    scope: dict[str, Any],
+    retired: set[str],
+    eids: dict[str, str],
+    speaker: str | None,
+) -> dict[str, float]:
+    """The ``config.speaker_seeds`` nearest memories said by ``speaker`` (None: nobody), by an
+    exact scan of that speaker's memories, with their cosines: the speaker seeds where the
+    vector index leaves too few of the namespace (``vector_prf`` reads them from its hits)."""
+    if not speaker or config.speaker_seeds <= 0:
+        return {}
+    rows = store.read(
+        "recall/speaker_seeds_exact",
+        namespace=ns,
+        statuses=statuses,
+        embedding=as_vector(query),
+        speaker=f"{SPEAKER_TAG}{speaker}",
+        k=config.speaker_seeds,
+        **scope,
+    )
+    retired.update(r["id"] for r in rows if r["status"] != "active")
+    eids.update((r["id"], r["eid"]) for r in rows)
+    return {r["id"]: float(r["cosine"]) for r in rows}
+
+
 def prf(
     store: Store,
     ns: str,
@@ -183,8 +213,8 @@ def vector_prf(
     (``recall/vector_feedback``, a round trip less on the query's path): the vector hits, the
     moved query, the moved cosines, and the ``config.speaker_seeds`` nearest of the index's
     hits said by ``speaker`` (None: nobody; their cosines to the query). Where the vector
-    index leaves fewer than it was asked for, the exact scan and ``prf`` run apart
-    (``vector_hits`` with ``exact``), without the speaker's."""
+    index leaves fewer than it was asked for, the exact scans and ``prf`` run apart
+    (``vector_hits`` with ``exact``, and ``speaker_hits``)."""
     k = max(config.vector_seeds, config.prf_depth)
     top_ft = max(fulltext.values(), default=0.0)
     found = store.read(
@@ -209,7 +239,8 @@ def vector_prf(
         vector = vector_hits(store, ns, query, config, statuses, scope, retired, eids, exact=True)
         if not (vector or fulltext):
             return vector, query, {}, {}
-        return vector, *prf(store, ns, query, vector, fulltext, config, eids), {}
+        said = speaker_hits(store, ns, query, config, statuses, scope, retired, eids, speaker)
+        return vector, *prf(store, ns, query, vector, fulltext, config, eids), said
     spoken = found[0]["spoken"]
     retired.update(memory_id for memory_id, _, _, status in near + spoken if status != "active")
     eids.update((memory_id, eid) for memory_id, eid, _, _ in near + spoken)

@@ -65,11 +65,15 @@ def contents(result: retrieval.RecallResult) -> list[str]:
 def test_expansion_reaches_what_seeds_miss(any_runtime: Runtime, namespace: str) -> None:
     ids = converse(any_runtime, namespace)
     question = "what trip did Jon book flights for?"
-    plain = recall(any_runtime, namespace, question, k=5, config=SEEDS_ONLY)
+    # Speaker seeds off: the question names Jon, whose three turns would all seed
+    # (test_the_named_speaker_seeds_where_the_index_leaves_too_few).
+    plain = recall(
+        any_runtime, namespace, question, k=5, config=replace(SEEDS_ONLY, speaker_seeds=0)
+    )
     # Context words off: with them the middle turn is a full-text seed itself, by the words of
     # the turn before it (tests/graph/write/test_context.py), and the path is one hop; this
     # test follows the two hops over adjacency.
-    no_context = replace(DEFAULT_CASCADE, context_weight=0.0)
+    no_context = replace(DEFAULT_CASCADE, context_weight=0.0, speaker_seeds=0)
     full = recall(any_runtime, namespace, question, k=5, explain=True, config=no_context)
     # The answer is the reply to the matching turn: only the adjacency edge finds it.
     assert ids[2] not in [i.memory.id for i in plain.items]
@@ -777,3 +781,39 @@ def test_the_named_speakers_nearest_memories_seed_too(runtime: Runtime, namespac
     plain = recall(runtime, namespace, "What does someone enjoy cooking?", k=13, explain=True)
     assert all(i.explanation is not None and "speaker" not in i.explanation.seed_kinds
                for i in plain.items)  # fmt: skip
+
+
+def test_the_named_speaker_seeds_where_the_index_leaves_too_few(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A namespace the shared vector index leaves too few of is scanned exactly: the named
+    speaker's nearest memories are then found by a scan of that speaker's memories, and seed
+    as they do from the index's hits."""
+    turns = [*COOKING[:6], COOKING[-1]]  # fewer than the vector seeds: the exact path
+    ids = remember(
+        runtime,
+        namespace,
+        *[
+            NewMemory(content=f"{who}: {text}", source=Source(session_id=f"s{i}", messages="D1:1"))
+            for i, (who, text) in enumerate(turns)
+        ],
+    )
+    asked: list[str] = []
+    read = runtime.store.read
+
+    def recorded(name: str, /, **params: object) -> list[dict[str, object]]:
+        asked.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(runtime.store, "read", recorded)
+    result = recall(runtime, namespace, "What does Jon enjoy cooking?", k=7, explain=True)
+    assert "recall/vector_seeds_exact" in asked and "recall/speaker_seeds_exact" in asked
+    found = {i.memory.id: i.explanation for i in result.items}
+    jon = found[ids[-1]]
+    assert jon is not None and "speaker" in jon.seed_kinds
+    # only Jon's memory is a speaker seed: Gina's are not Jon's
+    assert all(e is not None and "speaker" not in e.seed_kinds
+               for i, e in found.items() if i != ids[-1])  # fmt: skip
+    asked.clear()
+    recall(runtime, namespace, "What does someone enjoy cooking?", k=7)
+    assert "recall/vector_seeds_exact" in asked and "recall/speaker_seeds_exact" not in asked
