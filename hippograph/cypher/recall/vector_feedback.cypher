@@ -10,11 +10,17 @@
 // The full-text hits are looked up in a subquery, one row even when $fulltext is empty: a
 // lookup by a null element id (the former UNWIND [null] + OPTIONAL MATCH) made the embedded
 // engine scan every node, 0.5-0.8 s a recall at 100,000 memories.
+// $as_of (null: now): only memories the store held as current then (learned by then, not yet
+// superseded or archived: graph.model.Memory.current_at), so that a recall as of a past time
+// seeds from what was current, not from what came later and is dropped.
 CALL db.index.vector.queryNodes($vector_index, $candidates, $embedding) YIELD node AS m, score
 WITH m, score
 WHERE m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
        OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of
+       AND (m.status = 'active'
+            OR coalesce(m.superseded_at, m.archived_at, m.updated_at) > $as_of)))
 WITH m, 2 * score - 1 AS cosine
 ORDER BY cosine DESC
 WITH collect({m: m, cosine: cosine,

@@ -100,11 +100,13 @@ def recall(
     validate.choice(request.rejected, REJECTED, "rejected")
     validate.optional_text(request.project, "project")
     validate.optional_text(request.session_id, "sessionId")
-    scope = {"project": request.project, "session_id": request.session_id}
     statuses = ["active", "archived"] if request.include_archived else ["active"]
     as_of = validate.as_of(request.as_of)
-    # As of a past time every status may have been current; what was not is dropped before
-    # ranking. Without asOf nothing of this runs.
+    # The seed statements take only what was current as of a past time ($as_of), so that later
+    # memories do not fill the seeds and leave fewer than k; what expansion reaches that was
+    # not current then is dropped before ranking. As of a past time every status may have been
+    # current. Without asOf nothing of this runs.
+    scope = {"project": request.project, "session_id": request.session_id, "as_of": as_of}
     hidden_job = POOL.submit(_hidden, store, namespace, as_of) if as_of else None
     if as_of:
         statuses = list(STATUSES)

@@ -6,13 +6,14 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
 
-from hippograph.graph import memories, transfer
+from hippograph.graph import clock, memories, transfer
 from hippograph.graph.errors import InvalidInput
-from hippograph.graph.model import NewMemory, Source
+from hippograph.graph.model import NewMemory, Source, to_iso
 from hippograph.graph.recall import expand, retrieval
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
 from hippograph.graph.runtime import Runtime
@@ -590,6 +591,7 @@ def test_memories_are_looked_up_by_element_id_and_checked_by_id(
         k=10,
         project=None,
         session_id=None,
+        as_of=None,
     )
     eids = {r["id"]: r["eid"] for r in rows}
     assert set(eids) == {a, b} and eids[a] != eids[b]
@@ -620,7 +622,7 @@ def test_seeds_and_feedback_without_full_text_hits_answer_the_vector_hits(
     a, b, query = bees(any_runtime, namespace)
     common = {
         "namespace": namespace, "statuses": ["active"], "embedding": as_vector(query),
-        "project": None, "session_id": None, "alpha": 0.7, "depth": 1, "k": 2,
+        "project": None, "session_id": None, "as_of": None, "alpha": 0.7, "depth": 1, "k": 2,
         "speaker": None, "speaker_k": 0,
     }  # fmt: skip
     rows = any_runtime.store.read("recall/vector_feedback", candidates=100, fulltext=[], **common)
@@ -817,3 +819,58 @@ def test_the_named_speaker_seeds_where_the_index_leaves_too_few(
     asked.clear()
     recall(runtime, namespace, "What does someone enjoy cooking?", k=7)
     assert "recall/vector_seeds_exact" in asked and "recall/speaker_seeds_exact" not in asked
+
+
+# Learned first: the bird log; learned a day later: many notes nearer to the question.
+EARLY = ["wren", "robin", "heron", "kestrel", "swift", "plover", "curlew", "linnet"]
+LATER = [
+    "osprey",
+    "buzzard",
+    "red kite",
+    "goshawk",
+    "merlin",
+    "hobby",
+    "harrier",
+    "peregrine",
+    "sparrowhawk",
+    "eagle",
+    "barn owl",
+    "tawny owl",
+    "little owl",
+    "kite",
+    "condor",
+    "vulture",
+    "falcon",
+    "lanner",
+    "saker",
+    "gyrfalcon",
+]
+
+
+def test_recall_as_of_a_past_time_seeds_from_what_was_current_then(
+    runtime: Runtime, namespace: str
+) -> None:
+    """Memories learned after the asOf time, nearer to the question than any current then,
+    no longer fill the seeds and leave fewer than k: the recall answers k memories, each one
+    learned by then."""
+    t0 = datetime(2031, 3, 1, tzinfo=UTC)
+    try:
+        with clock.frozen(t0):
+            early = remember(runtime, namespace, *[
+                NewMemory(content=f"Bird log: Sam spotted a {b} by the lake") for b in EARLY
+            ])  # fmt: skip
+        with clock.frozen(t0 + timedelta(days=1)):
+            later = remember(runtime, namespace, *[
+                NewMemory(content=f"Sam watched a {b} hunting over the lake birds today")
+                for b in LATER
+            ])  # fmt: skip
+    finally:
+        clock.set_now(None)
+    # near-duplicates among the later notes are merged: enough of them remain to fill the seeds
+    assert len(set(early)) == len(EARLY) and len(set(later)) > DEFAULT_CASCADE.vector_seeds
+    question = "Which birds did Sam watch at the lake?"
+    now = recall(runtime, namespace, question, k=5)
+    assert len(now.items) == 5 and {i.memory.id for i in now.items} <= set(later)
+    then = recall(runtime, namespace, question, k=5, as_of=to_iso(t0 + timedelta(hours=12)))
+    assert len(then.items) == 5
+    assert {i.memory.id for i in then.items} <= set(early)
