@@ -55,6 +55,7 @@ def test_a_pause_in_writing_does_not_rebuild_the_vector_index_and_new_vectors_ar
             candidates=100,
             project=None,
             session_id=None,
+            as_of=None,
         )
         assert [r["id"] for r in rows] == [w.memory.id]
         assert rows[0]["cosine"] > 0.999

@@ -179,6 +179,7 @@ def test_a_hard_forget_takes_its_words_out_of_the_turn_said_after_it(
         statuses=["active"],
         project=None,
         session_id=None,
+        as_of=None,
     )
     assert found[0]["hits"] == []
     # a soft forget (archive, recoverable) leaves the index as it was
