@@ -6,8 +6,10 @@ wall clock unless a test or a benchmark sets it: :func:`set_now` pins it (``None
 follow the wall clock again), :func:`advance` moves it, and :func:`frozen` pins it for a block.
 
 The setting is process-wide, not per context: a recall answers on the engine's threads and an
-API request on the server's, and both must see the clock the test set. Nothing here reads the
-environment.
+API request on the server's, and both must see the clock the test set. One exception is per
+context: :func:`replaying` sets the clock for the current thread's block only, so that a rebuild
+replays each logged write at the time it was made while every other request of the process
+keeps the service clock. Nothing here reads the environment.
 """
 
 from __future__ import annotations
@@ -15,14 +17,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 
 _lock = threading.Lock()
 _pinned: datetime | None = None
+_replayed: ContextVar[datetime | None] = ContextVar("hippograph_clock_replayed", default=None)
 
 
 def now() -> datetime:
-    """The service's current instant, timezone-aware UTC."""
+    """The service's current instant, timezone-aware UTC (a replay's, in its context)."""
+    replayed = _replayed.get()
+    if replayed is not None:
+        return replayed
     pinned = _pinned
     return pinned if pinned is not None else datetime.now(UTC)
 
@@ -53,3 +60,17 @@ def frozen(moment: datetime) -> Iterator[datetime]:
         yield now()
     finally:
         set_now(before)
+
+
+@contextmanager
+def replaying(moment: datetime) -> Iterator[datetime]:
+    """The clock at ``moment`` (naive means UTC) for this context's block only: what a write
+    replayed from the log stamps is the time of the write it replays. Other threads, and
+    requests served meanwhile, keep the service clock."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    token = _replayed.set(moment.astimezone(UTC))
+    try:
+        yield now()
+    finally:
+        _replayed.reset(token)

@@ -23,9 +23,14 @@ contradictions, explicit links and ratings. Not kept: facts an LLM extracts or d
 differently the second time (new content, new id); ids of facts extracted before ids were
 derived (new at the first rebuild, stable from then on: remembers of that time keep theirs,
 read from their decisions); edits made before they were logged; service-clock stamps of the
-replayed writes (``recorded_at``, ``superseded_at``, a link's ``created_at`` take the
-rebuild's time); uses, recall effects and consolidation, which the next consolidation run
-redoes.
+uses, recall effects and consolidation, which the next consolidation run redoes.
+
+Each write is replayed on the clock of the log entry it replays (``clock.replaying``, this
+thread only): a remember or an edit at the time it was logged, a batch of turns at the time the
+last of them was first extracted. So the service-clock stamps the replay leaves
+(``recorded_at``, ``superseded_at``, ``updated_at``...) are the original writes' (to the turn
+batch), and ``recall(asOf:)`` answers after a rebuild as before it: replayed on today's clock,
+every memory was learned at the rebuild.
 
 A rebuild that dies midway (kill -9, a crash, the graph gone) is finished by the next one:
 the wipe writes a ``RebuildState {namespace, holder, started}`` node in its own transaction and
@@ -47,8 +52,15 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from hippograph.graph import validate
-from hippograph.graph.model import ChunkPosition, NewMemory, Source, content_hash, now_iso
+from hippograph.graph import clock, validate
+from hippograph.graph.model import (
+    ChunkPosition,
+    NewMemory,
+    Source,
+    content_hash,
+    now_iso,
+    parse_iso,
+)
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store import lease
 from hippograph.graph.store.store import Row, Store, Tx
@@ -183,23 +195,26 @@ def _rebuild(
     timeline.sort(key=lambda t: (t[0], t[1]))
     actions: Counter[str] = Counter()
     waiting: list[episodes.Episode] = []
-    for _, kind, entry in timeline:
+    last = ""  # when the waiting turns' last one was first extracted
+    for at, kind, entry in timeline:
         if kind == 1:
             waiting.append(entry)
+            last = at
             continue
-        actions.update(_flush(store, embedder, waiting, policy, config))
+        actions.update(_flush(store, embedder, waiting, last, policy, config))
         waiting = []
-        if kind == 2 and edits is not None:
-            actions[edits(store, namespace, entry)] += 1
-            continue
-        items = [_item(json.loads(raw)) for raw in entry["items"]]
-        outcomes = commit(
-            store, embedder, namespace, items, source="rebuild", decider=config.decider,
-            respect_tombstones=True, tombstones_before=entry["at"],
-            ids=entry["ids"] or ids.remembered(namespace, entry["id"], len(items)),
-        )  # fmt: skip
+        with clock.replaying(parse_iso(at)):
+            if kind == 2 and edits is not None:
+                actions[edits(store, namespace, entry)] += 1
+                continue
+            items = [_item(json.loads(raw)) for raw in entry["items"]]
+            outcomes = commit(
+                store, embedder, namespace, items, source="rebuild", decider=config.decider,
+                respect_tombstones=True, tombstones_before=entry["at"],
+                ids=entry["ids"] or ids.remembered(namespace, entry["id"], len(items)),
+            )  # fmt: skip
         actions.update(o.action for o in outcomes)
-    actions.update(_flush(store, embedder, waiting, policy, config))
+    actions.update(_flush(store, embedder, waiting, last, policy, config))
     store.write("rebuild/end", namespace=namespace)
     active = store.read("memory/count", namespace=namespace, statuses=["active"])[0]["count"]
     return RebuildResult(
@@ -235,12 +250,15 @@ def _flush(
     store: Store,
     embedder: Embedder,
     waiting: list[episodes.Episode],
+    at: str,
     policy: WritePolicy,
     config: ExtractionConfig,
 ) -> Counter[str]:
+    """Extract the ``waiting`` turns on the clock at ``at``."""
     if not waiting:
         return Counter()
-    return episodes.extract_episodes(store, embedder, waiting, policy=policy, config=config)
+    with clock.replaying(parse_iso(at)):
+        return episodes.extract_episodes(store, embedder, waiting, policy=policy, config=config)
 
 
 def _item(raw: dict[str, Any]) -> NewMemory:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hippograph.graph import edits, memories
+from hippograph.graph import clock, edits, memories
 from hippograph.graph.errors import NotFound
-from hippograph.graph.model import NewMemory
+from hippograph.graph.model import MemoryFilter, NewMemory, to_iso
 from hippograph.graph.recall import feedback
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import episodes, rebuild
@@ -211,3 +212,47 @@ def test_memories_remembered_before_ids_were_derived_keep_theirs(
     assert states(rt, namespace) == before
     do_rebuild(rt, namespace)  # the decisions are the rebuild's now: the event kept the ids
     assert states(rt, namespace) == before
+
+
+def stamps(rt: Runtime, ns: str) -> dict[str, tuple[str | None, ...]]:
+    return {
+        m.id: (m.content, m.status, m.recorded_at, m.superseded_at, m.updated_at)
+        for m in every(rt, ns)
+    }
+
+
+def test_rebuild_replays_each_write_at_the_time_it_was_made(rt: Runtime, namespace: str) -> None:
+    """The service-clock stamps a rebuild leaves are those of the writes it replays, so asOf
+    answers after a rebuild as before it; another thread keeps the service clock meanwhile."""
+    t0 = datetime(2032, 5, 1, tzinfo=UTC)
+    try:
+        clock.set_now(t0)
+        paris, lima = (
+            r.memory
+            for r in remember(
+                rt, namespace, NewMemory(content="Sam's office is in Paris"),
+                NewMemory(content="Sam's office is in Lima"),
+            )
+        )  # fmt: skip
+        clock.set_now(t0 + timedelta(days=1))
+        ingest(rt, namespace, turn("s1", 0, "I adopted a puppy named Max."))
+        clock.set_now(t0 + timedelta(days=2))
+        memories.supersede(rt.store, namespace, paris.id, lima.id, reason="the office moved")
+        before = stamps(rt, namespace)
+        clock.set_now(t0 + timedelta(days=30))
+        rebuild.rebuild(rt.store, rt.embedder, namespace, policy=rt.policy, edits=edits.replay)
+        assert stamps(rt, namespace) == before
+        assert before[paris.id][2] == to_iso(t0)  # learned then, not at the rebuild
+        assert before[paris.id][3] == to_iso(t0 + timedelta(days=2))
+        [puppy] = [m for m in every(rt, namespace) if "Max" in m.content]
+        assert puppy.recorded_at == to_iso(t0 + timedelta(days=1))
+        then = memories.list_memories(
+            rt.store, namespace, MemoryFilter(status=None), first=50,
+            as_of=to_iso(t0 + timedelta(hours=36)),
+        )  # fmt: skip
+        assert {m.id for m in then.items} == {paris.id, lima.id, puppy.id}
+        with clock.replaying(t0):
+            assert clock.now() == t0
+        assert clock.now() == t0 + timedelta(days=30)  # the service clock, outside the block
+    finally:
+        clock.set_now(None)
