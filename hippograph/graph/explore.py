@@ -8,6 +8,11 @@ namespace (tags, clusters and episodes carry it as memories do); superseded and 
 memories only on request. The walk stops at ``depth`` hops or ``limit`` nodes, then one
 statement (``explore/edges``) reads every edge among the nodes found, so that two neighbours'
 own link shows too. An id of another namespace is reported missing, like an unknown one.
+
+A hub (a tag on more than HUB_DEGREE memories, a cluster of more than HUB_DEGREE) is shown, with
+its count, but not walked through: its members are a list to page through (``memories`` by
+tag), not a neighbourhood, and a hop from it read every one of its edges to keep FAN_OUT of them
+(a speaker's tag holds about half of a conversation's memories).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ MAX_NODES = 500
 DEFAULT_NODES = 100
 # Neighbours taken from one node per hop: a tag on thousands of memories must not flood a hop.
 FAN_OUT = 50
+# A tag or cluster with more members than this is shown but not walked through.
+HUB_DEGREE = 1000
 MAX_CLUSTERS = 1000
 CLUSTER_MEMBERS = 10
 MAX_PROVENANCE = 100
@@ -125,7 +132,8 @@ def neighbourhood(
                 truncated = True
                 break
             found[row["eid"]] = (hop, row)
-            frontier.append(row["eid"])
+            if not _hub(row):
+                frontier.append(row["eid"])
         if truncated or not frontier:
             break
     return _assemble(store, namespace, root["node"]["id"], found, truncated=truncated)
@@ -170,6 +178,14 @@ def _root(store: Store, namespace: str, memory_id: str, *, field: str) -> Row:
 def _bounded(field: str, value: int, low: int, high: int) -> None:
     if not low <= value <= high:
         raise InvalidInput(field, f"{value} is outside {low}..{high}", limit=high)
+
+
+def _hub(row: Row) -> bool:
+    """Whether ``row`` is a tag or cluster with more than HUB_DEGREE members."""
+    node = row["node"]
+    kind = _kind(row)
+    members = node.get("count") if kind == KINDS["Tag"] else node.get("size")
+    return kind in (KINDS["Tag"], KINDS["Cluster"]) and int(members or 0) > HUB_DEGREE
 
 
 def _kind(row: Row) -> tuple[str, str] | None:

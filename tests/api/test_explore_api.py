@@ -125,6 +125,22 @@ def test_neighbourhood_of_a_memory_has_its_tags_links_and_weights(
     assert (edge["weight"], edge["resolved"]) == (0.5, False)
 
 
+def test_a_hub_is_shown_but_not_walked_through(
+    client: TestClient, namespace: str, beekeeping: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tag on more memories than HUB_DEGREE shows with its count; the memories reached only
+    through it stay out of the neighbourhood."""
+    hives = beekeeping["hives"]
+    candles = remember(client, namespace, "Ines sells beeswax candles at the market", tags=["bees"])
+    assert candles in keys(hood(client, namespace, hives, depth=2), "memory")  # through the tag
+    monkeypatch.setattr(explore, "HUB_DEGREE", 3)
+    found = hood(client, namespace, hives, depth=2)
+    [bees] = [n for n in found["nodes"] if n["key"] == "tag:bees"]
+    assert bees["tagCount"] == 4 and bees["depth"] == 1
+    assert candles not in keys(found, "memory")
+    assert beekeeping["honey"] in keys(found, "memory")  # linked directly: still found
+
+
 def test_superseded_and_archived_memories_show_on_request(
     client: TestClient, namespace: str, beekeeping: dict[str, str]
 ) -> None:
