@@ -46,6 +46,9 @@ def run(ctx: JobContext) -> None:
     for namespace in namespaces:
         if not ctx.pending(namespace):
             continue
+        if ctx.rebuilding(namespace):
+            done += 1
+            continue
         for attempt in range(1, _ATTEMPTS + 1):
             try:
                 _one_namespace(ctx, namespace, done, total)

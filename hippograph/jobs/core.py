@@ -18,6 +18,9 @@ def run(ctx: JobContext) -> None:
     tools = write_tools(ctx.config.settings)
     try:
         for namespace in todo:
+            if ctx.rebuilding(namespace):
+                done += 1
+                continue
             change = core.recompute(ctx.store, namespace, ctx.config.core, client=tools.client)
             ctx.counts["namespaces"] += 1
             if change is not None:

@@ -14,6 +14,9 @@ def run(ctx: JobContext) -> None:
     done = len(namespaces) - len(todo)
     ctx.progress(done, len(namespaces))
     for namespace in todo:
+        if ctx.rebuilding(namespace):
+            done += 1
+            continue
         found = profile.refresh(ctx.store, namespace)
         ctx.counts["namespaces"] += 1
         ctx.counts["entries"] += len(found.entries)

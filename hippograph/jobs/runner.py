@@ -35,6 +35,7 @@ from hippograph.graph.model import parse_iso, to_iso
 from hippograph.graph.store.store import Store
 from hippograph.graph.upkeep import jobruns
 from hippograph.graph.upkeep.jobruns import JobRun
+from hippograph.graph.write import rebuild
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JobsConfig
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ class JobContext:
     done: int = 0
     total: int = 0
     _execution: Execution | None = None
+    _rebuilding: set[str] | None = None
 
     @property
     def as_of_iso(self) -> str:
@@ -125,6 +127,19 @@ class JobContext:
     def pending(self, key: str) -> bool:
         """False for keys a resumed run already wrote (at or before the cursor)."""
         return self.cursor is None or key > self.cursor
+
+    def rebuilding(self, namespace: str) -> bool:
+        """Whether ``namespace`` has a rebuild that has wiped it and not finished its replay
+        (running, or died and waiting for ``rebuild.resume``), read once a run. A job that
+        derives a namespace-wide view (clusters, the core block, the profile) skips it, counted
+        in ``skipped_rebuilding``: from part of its memories the view would lose the rest until
+        the next run."""
+        if self._rebuilding is None:
+            self._rebuilding = {u.namespace for u in rebuild.unfinished(self.store)}
+        if namespace in self._rebuilding:
+            self.counts["skipped_rebuilding"] += 1
+            return True
+        return False
 
 
 class Execution:

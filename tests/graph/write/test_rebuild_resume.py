@@ -87,3 +87,33 @@ def test_the_consolidation_job_finishes_a_half_done_rebuild(rt: Runtime, namespa
     assert run.status == "succeeded", run.error
     assert run.counts["rebuilds_finished"] == 1
     assert states(rt, namespace) == before
+
+
+def test_namespace_wide_jobs_skip_a_namespace_a_rebuild_left_half_done(
+    rt: Runtime, namespace: str
+) -> None:
+    """Clusters, the core block and the profile are not derived from part of the memories:
+    while a rebuild has not finished its replay, those jobs skip the namespace and say so."""
+    middle = _seed(rt, namespace)
+    _unreplayable_event(rt, namespace, middle)
+    with pytest.raises(TypeError):
+        do_rebuild(rt, namespace)
+    config = JobsConfig.from_settings(rt.settings)
+    options = RunOptions(trigger="test", namespace=namespace)
+    clusters = "MATCH (c:Cluster) WHERE c.namespace = $ns RETURN count(c) AS n"
+
+    def cluster_count() -> int:
+        rows = rt.store.driver.execute_query(clusters, ns=namespace, database_=rt.store.database)
+        return int(rows.records[0]["n"])
+
+    for job in ("cluster", "core", "profile"):
+        run = registry.run_job(rt.store, job, config, options)
+        assert run.status == "succeeded", run.error
+        assert run.counts["skipped_rebuilding"] == 1, job
+        assert "memories" not in run.counts and "namespaces" not in run.counts, job
+    assert cluster_count() == 0
+    _repair(rt, namespace)
+    rebuild.resume(rt.store, rt.embedder, policy=rt.policy, namespace=namespace)
+    run = registry.run_job(rt.store, "cluster", config, options)
+    assert run.status == "succeeded" and "skipped_rebuilding" not in run.counts
+    assert run.counts["memories"] == len(active(rt, namespace))  # clustered now
