@@ -39,8 +39,6 @@ from hippograph.graph.store.store import Row, Store, Tx, vector
 from hippograph.graph.write import fulltext
 
 DEFAULT_LIMITS = validate.Limits()
-# search with asOf: how many nearest memories of any status are read per answer wanted.
-AS_OF_WIDEN = 4
 _LINK_FILES = {
     "RELATES_TO": "link/relates_to",
     "CONTRADICTS": "link/contradicts",
@@ -241,8 +239,10 @@ def vector_seeds(
     k: int,
     *,
     statuses: Sequence[str] = ("active",),
+    as_of: str | None = None,
 ) -> list[tuple[str, float]]:
-    """Top-k (id, cosine) through the vector index, namespace-filtered.
+    """Top-k (id, cosine) through the vector index, namespace-filtered; with ``as_of`` (ISO
+    time), of the memories current then (``Memory.current_at``) among ``statuses``.
 
     The index is shared by all namespaces, so it is asked for ``k × oversample`` candidates; if
     filtering leaves fewer than k while the index may hold more, an exact scan of the namespace
@@ -257,6 +257,7 @@ def vector_seeds(
         embedding=query,
         candidates=candidates,
         k=k,
+        as_of=as_of,
     )
     if len(rows) < k:
         total = store.read("memory/count", namespace=namespace, statuses=list(statuses))[0]["count"]
@@ -267,6 +268,7 @@ def vector_seeds(
                 statuses=list(statuses),
                 embedding=query,
                 k=k,
+                as_of=as_of,
             )
     return [(r["id"], float(r["cosine"])) for r in rows]
 
@@ -282,7 +284,7 @@ def search(
     as_of: str | None = None,
 ) -> list[ScoredMemory]:
     """Plain vector top-k of active memories; with ``as_of`` (ISO time), of the memories
-    current then (``Memory.current_at``), among the nearest ``AS_OF_WIDEN * k`` of any status."""
+    current then (``Memory.current_at``), whatever their status now."""
     validate.namespace(namespace)
     query = validate.content(query, limits, "query")
     k = validate.top_k(k, limits)
@@ -291,12 +293,9 @@ def search(
     if as_of is None:
         seeds = vector_seeds(store, namespace, embedding, k)
     else:
-        seeds = vector_seeds(store, namespace, embedding, k * AS_OF_WIDEN, statuses=STATUSES)
+        seeds = vector_seeds(store, namespace, embedding, k, statuses=STATUSES, as_of=as_of)
     by_id = {m.id: m for m in get_many(store, namespace, [i for i, _ in seeds])}
-    found = [ScoredMemory(memory=by_id[i], score=s) for i, s in seeds if i in by_id]
-    if as_of is not None:
-        found = [s for s in found if s.memory.current_at(as_of)][:k]
-    return found
+    return [ScoredMemory(memory=by_id[i], score=s) for i, s in seeds if i in by_id]
 
 
 def forget(

@@ -867,10 +867,16 @@ def test_recall_as_of_a_past_time_seeds_from_what_was_current_then(
     finally:
         clock.set_now(None)
     # near-duplicates among the later notes are merged: enough of them remain to fill the seeds
-    assert len(set(early)) == len(EARLY) and len(set(later)) > DEFAULT_CASCADE.vector_seeds
+    assert len(set(early)) == len(EARLY) and len(set(later)) > max(DEFAULT_CASCADE.vector_seeds, 12)
     question = "Which birds did Sam watch at the lake?"
     now = recall(runtime, namespace, question, k=5)
     assert len(now.items) == 5 and {i.memory.id for i in now.items} <= set(later)
     then = recall(runtime, namespace, question, k=5, as_of=to_iso(t0 + timedelta(hours=12)))
     assert len(then.items) == 5
     assert {i.memory.id for i in then.items} <= set(early)
+    # search (plain vector top-k) likewise: 3 asked, more than 4 x 3 later ones nearer
+    searched = memories.search(
+        runtime.store, runtime.embedder, namespace, question, 3,
+        as_of=to_iso(t0 + timedelta(hours=12)),
+    )  # fmt: skip
+    assert len(searched) == 3 and {s.memory.id for s in searched} <= set(early)
