@@ -10,7 +10,8 @@
 // One row per edge kind, its hits collected into a list: the embedded engine spends ~30 us
 // per returned row over Bolt, a third of this statement when each hit was a row. A hit is
 // [src, dst, dst's elementId, type, weight, via, degree, status, memory_type, created_at,
-//  last_accessed, confidence, importance, speakers, cosine, length] (expand.HIT_FIELDS).
+//  last_accessed, confidence, importance, speakers, cosine, length, asks] (expand.HIT_FIELDS);
+// asks: the memory's content ends in a question mark (rank: CascadeConfig.question_discount).
 // confidence: the decayed value, never below the stated one x trust (graph/recall/rank.py).
 UNWIND $frontier AS f
 MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
@@ -34,7 +35,7 @@ RETURN collect([src, m.id, elementId(m), 'RELATES_TO', hit.w, hit.via, 0,
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
-  size(m.content)]) AS hits
+  size(m.content), trim(m.content) ENDS WITH '?']) AS hits
 UNION ALL
 UNWIND $frontier AS f
 MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
@@ -58,7 +59,7 @@ RETURN collect([src, m.id, elementId(m), 'HAS_TAG', 1.0, hit.via, hit.degree,
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
-  size(m.content)]) AS hits
+  size(m.content), trim(m.content) ENDS WITH '?']) AS hits
 UNION ALL
 UNWIND $frontier AS f
 MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
@@ -81,7 +82,7 @@ RETURN collect([src, m.id, elementId(m), 'IN_CLUSTER', 1.0, hit.via, hit.degree,
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
-  size(m.content)]) AS hits
+  size(m.content), trim(m.content) ENDS WITH '?']) AS hits
 UNION ALL
 UNWIND $frontier AS f
 MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
@@ -102,7 +103,7 @@ RETURN collect([src, m.id, elementId(m), hit.type, 1.0, '', 0,
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
-  size(m.content)]) AS hits
+  size(m.content), trim(m.content) ENDS WITH '?']) AS hits
 UNION ALL
 UNWIND $scored_ids AS f
 MATCH (m)
@@ -116,4 +117,4 @@ RETURN collect([f[1], f[1], f[0], 'SELF', 0.0, '', 0,
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
-  size(m.content)]) AS hits
+  size(m.content), trim(m.content) ENDS WITH '?']) AS hits

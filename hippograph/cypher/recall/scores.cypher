@@ -1,8 +1,9 @@
 // What ranking needs of each candidate, without its content or payload (the full memory is
 // fetched for the chosen few only): one row, a list per memory (the embedded engine spends
 // ~30 us per returned row over Bolt) of [id, status, memory_type, created_at, last_accessed,
-// confidence, importance, speakers, cosine, length], as recall/expand's hits
-// (expand.SCORED_FIELDS); length in characters (rank.length_factor).
+// confidence, importance, speakers, cosine, length, asks], as recall/expand's hits
+// (expand.SCORED_FIELDS); length in characters (rank.length_factor); asks: the content ends
+// in a question mark (rank: CascadeConfig.question_discount).
 // Speakers only $with_speakers (null otherwise, so each list holds scalars only).
 // $cosine_scale and $cosine_shift (the dialect's) turn the engine's similarity into the cosine.
 // $ids are [elementId, id] pairs: looked up by element id (direct), checked by id.
@@ -19,4 +20,4 @@ RETURN collect([m.id,
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
        ELSE null END,
   $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
-  size(m.content)]) AS rows
+  size(m.content), trim(m.content) ENDS WITH '?']) AS rows

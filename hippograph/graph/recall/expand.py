@@ -50,7 +50,7 @@ def score(
 # answer one row of lists: the embedded engine's cost per returned row is most of a small read).
 SCORED_FIELDS = (
     "status", "memory_type", "created_at", "last_accessed", "confidence", "importance",
-    "speakers", "cosine", "length",
+    "speakers", "cosine", "length", "asks",
 )  # fmt: skip
 HIT_FIELDS = ("src", "dst", "eid", "type", "w", "via", "degree", *SCORED_FIELDS)
 FIRST_SCORED = HIT_FIELDS.index(SCORED_FIELDS[0])

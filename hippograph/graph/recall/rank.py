@@ -1,6 +1,6 @@
-"""One ranking of every candidate: relevance + activation + speaker and date cues, x recency
-boost x confidence x importance; then, within a session, what was surfaced already is held
-back unless it still ranks near the top.
+"""One ranking of every candidate: relevance + activation + speaker and date cues (less a little
+for a memory that asks a question), x recency boost x confidence x importance; then, within a
+session, what was surfaced already is held back unless it still ranks near the top.
 
 The confidence ranking reads (recall/scores and recall/expand) is the decayed one, but never
 below the memory's stated confidence (``initial_confidence``, moved by feedback, x trust): age
@@ -46,6 +46,7 @@ class Scored:
     importance: float
     length: float
     restated: float
+    asks: float
 
     @property
     def explanation(self) -> Explanation:
@@ -66,6 +67,7 @@ class Scored:
             score=self.score,
             length=self.length,
             restated=self.restated,
+            asks=self.asks,
         )
 
 
@@ -106,11 +108,13 @@ def rank(
         recency = recency_boost(row["last_accessed"], now, config)
         confidence = float(row["confidence"] or 0.0)
         importance = float(row["importance"] or 0.0)
+        asks = config.question_discount if row["asks"] else 0.0
         base = (
             rel
             + config.activation_weight * trace.received * length * restated
             + config.speaker_weight * speaker
             + config.time_weight * when
+            - asks
         )
         score = base * recency * confidence * (1 + config.importance_weight * importance)
         scored.append(
@@ -128,6 +132,7 @@ def rank(
                 importance=importance,
                 length=length,
                 restated=restated,
+                asks=asks,
             )
         )
     scored.sort(key=lambda r: (-r.score, r.id))

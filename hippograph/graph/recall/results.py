@@ -62,6 +62,8 @@ class Explanation:
     length: float = 1.0
     # The factor on the activation of a memory said by a restating speaker (rank.restating).
     restated: float = 1.0
+    # What the score lost for a memory that asks a question (CascadeConfig.question_discount).
+    asks: float = 0.0
 
 
 @dataclass(frozen=True, kw_only=True)

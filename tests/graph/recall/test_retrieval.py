@@ -880,3 +880,34 @@ def test_recall_as_of_a_past_time_seeds_from_what_was_current_then(
         as_of=to_iso(t0 + timedelta(hours=12)),
     )  # fmt: skip
     assert len(searched) == 3 and {s.memory.id for s in searched} <= set(early)
+
+
+def test_a_memory_that_asks_a_question_ranks_a_little_lower(
+    runtime: Runtime, namespace: str
+) -> None:
+    """A memory whose content ends in a question mark (the engine reads it with the ranking
+    fields, expanded memories and seeds alike) has CascadeConfig.question_discount taken off
+    its score; a memory that states something keeps its score."""
+    ids = converse(runtime, namespace)
+    context = "Where is Jon going on his trip?"
+    result = recall(runtime, namespace, context, k=5, explain=True)
+    found = {i.memory.id: i.explanation for i in result.items}
+    plain = recall(
+        runtime, namespace, context, k=5, explain=True,
+        config=replace(DEFAULT_CASCADE, question_discount=0.0),
+    )  # fmt: skip
+    before = {i.memory.id: i.explanation for i in plain.items}
+    assert set(found) == set(before) == set(ids)
+    discount = DEFAULT_CASCADE.question_discount
+    assert discount > 0
+    for memory_id, (_, text) in zip(ids, CONVERSATION, strict=True):
+        e, b = found[memory_id], before[memory_id]
+        assert e is not None and b is not None
+        asks = text.endswith("?")
+        assert e.asks == (discount if asks else 0.0)
+        assert b.asks == 0.0
+        multiplier = e.recency * e.confidence * (1 + 0.1 * e.importance)
+        assert e.score == pytest.approx(b.score - (discount * multiplier if asks else 0.0))
+    # "Gina: Where are you going?" asks; nothing else in the conversation does.
+    asked = [i for i in ids if (e := found[i]) is not None and e.asks > 0]
+    assert asked == [ids[1]]
