@@ -2,6 +2,7 @@
 
     python bench/latency.py --memories 100000 [--queries 200] [--rounds 3] [--warmup 1500]
                             [--json OUT] [--data-dir DIR] [--heap 2g] [--server process|thread]
+                            [--words K]
 
 Builds N memories with realistic structure in a fresh embedded store: 2,000 generated sentences
 are embedded with the real model and every memory is one of them, jittered (so memories form
@@ -24,6 +25,13 @@ warming up (7.6 ms of compiler CPU a timed recall, p99 58 ms, against 0.3 ms and
 With --data-dir the built store and what the floor needs are kept there, and a later run with
 the same directory and N times the queries again without rebuilding (building 100,000 memories
 takes about 15 minutes).
+
+--words K gives the store a natural vocabulary for the full-text path: each memory also holds K
+words drawn from 20,000 made-up words with Zipf's law (the word of rank r with probability
+proportional to 1 / r, as in text), and each query 2 of them. Without it every word of the store
+is held by 5,000 memories or more, so the full-text budget leaves every query word out of the
+index's search and the bench times the vector and expansion path only. A store with words needs
+a --data-dir of its own.
 """
 
 from __future__ import annotations
@@ -80,10 +88,33 @@ def sentences(n: int, rng: random.Random) -> list[str]:
     return list(seen)
 
 
+VOCABULARY = 20_000
+SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
+
+
+class Zipf:
+    """Made-up words (``size`` of them, distinct) drawn with Zipf's law: rank r with
+    probability proportional to 1 / r."""
+
+    def __init__(self, size: int, rng: random.Random) -> None:
+        words: dict[str, None] = {}
+        while len(words) < size:
+            words["".join(rng.choices(SYLLABLES, k=rng.randint(2, 4)))] = None
+        self.words = list(words)
+        weights = 1.0 / np.arange(1, size + 1)
+        self._cumulative = np.cumsum(weights / weights.sum())
+        self._rng = np.random.default_rng(rng.randrange(2**32))
+
+    def draw(self, k: int) -> list[str]:
+        ranks = np.searchsorted(self._cumulative, self._rng.random(k), side="right")
+        return [self.words[min(int(r), len(self.words) - 1)] for r in ranks]
+
+
 def build(
-    rt: Runtime, n: int, rng: random.Random
+    rt: Runtime, n: int, rng: random.Random, words: int = 0
 ) -> tuple[list[str], np.ndarray, dict[str, list[tuple[str, float]]], list[str]]:
     base = sentences(2000, rng)
+    zipf = Zipf(VOCABULARY, rng) if words else None
     base_vecs = rt.embedder.embed(base)
     nprng = np.random.default_rng(7)
     pick = nprng.integers(0, len(base), size=n)
@@ -101,7 +132,8 @@ def build(
     for start in range(0, n, batch):
         rows, pairs, links = [], [], []
         for i in range(start, min(n, start + batch)):
-            text = f"{base[pick[i]]} (note {i})"
+            said = f": {' '.join(zipf.draw(words))}" if zipf else ""
+            text = f"{base[pick[i]]} (note {i}{said})"
             rows.append(
                 {
                     "id": ids[i],
@@ -158,6 +190,8 @@ def build(
         print(f"\rbuilt {done}/{n} memories ({rate:.0f}/s)", end="", flush=True)
     print()
     queries = [s.replace(" at ", " around ") for s in rng.sample(base, 200)]
+    if zipf:
+        queries = [f"{q} ({' '.join(zipf.draw(2))})" for q in queries]
     return ids, vecs, edges, queries
 
 
@@ -199,6 +233,7 @@ def seed_recall(rt: Runtime, vecs: np.ndarray, ids: list[str], qvecs: np.ndarray
             candidates=max(10 * rt.store.dialect.vector_oversample, 100),
             project=None,
             session_id=None,
+            as_of=None,
         )
         hits.append(len(exact & {r["id"] for r in rows}) / 10)
     return float(np.mean(hits))
@@ -369,10 +404,15 @@ def main() -> int:
         "--server", choices=["process", "thread"], default="process",
         help="the app as a `hippograph serve` process (default) or in a thread of this one",
     )  # fmt: skip
+    parser.add_argument(
+        "--words", type=int, default=0,
+        help="words of a Zipf vocabulary in each memory (2 in each query); see above",
+    )  # fmt: skip
     args = parser.parse_args()
     rng = random.Random(11)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-latency-"))
-    state = data_dir / f"bench-state-{args.memories}.npz"
+    words = f"-words{args.words}" if args.words else ""
+    state = data_dir / f"bench-state-{args.memories}{words}.npz"
     settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
     rt: Runtime | None = Runtime.open(settings, attach=False)
     served = None
@@ -382,7 +422,7 @@ def main() -> int:
             ids, vecs, edges, queries = load_state(state)
             print(f"reusing the {len(ids)} memories built in {data_dir}")
         else:
-            ids, vecs, edges, queries = build(rt, args.memories, rng)
+            ids, vecs, edges, queries = build(rt, args.memories, rng, args.words)
             if args.data_dir:
                 save_state(state, ids, vecs, edges, queries)
         queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
@@ -429,6 +469,7 @@ def main() -> int:
     ]
     out = {
         "memories": args.memories,
+        "words": args.words,
         "p50_ms": round(statistics.median(total), 2),
         "p95_ms": round(pct(total, 95), 2),
         "p99_ms": round(pct(total, 99), 2),
