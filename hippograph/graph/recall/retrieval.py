@@ -47,7 +47,6 @@ from hippograph.graph.recall.seeds import (
     fulltext_hits,
     row_relevance,
     seeds,
-    speaker_hits,
     vector_hits,
     vector_prf,
 )
@@ -154,9 +153,14 @@ def recall(
             vector = moved
     else:
         vector = vector_hits(store, namespace, query, config, seed_statuses, scope, retired, eids)
-        spoken = speaker_hits(
-            store, namespace, query, config, seed_statuses, scope, retired, eids, speaker
-        )
+        spoken = (
+            vector_hits(
+                store, namespace, query, config, seed_statuses, scope, retired, eids,
+                speaker=speaker,
+            )
+            if speaker
+            else {}
+        )  # fmt: skip
 
     if as_of:
         retired.clear()  # a memory current then answers as itself, not as its successor

@@ -114,51 +114,30 @@ def vector_hits(
     eids: dict[str, str],
     *,
     exact: bool = False,
+    speaker: str | None = None,
 ) -> dict[str, float]:
     """The nearest memories by the vector index, or by an exact scan where the index leaves
-    too few (``exact``: the caller already knows it does)."""
+    too few (``exact``: the caller already knows it does). With ``speaker``: the
+    ``config.speaker_seeds`` nearest that speaker said, by an exact scan of that speaker's
+    memories (the speaker seeds where the index leaves too few of the namespace;
+    ``vector_prf`` reads them from the index's hits otherwise)."""
     k = max(config.vector_seeds, config.prf_depth)
     params = {"namespace": ns, "statuses": statuses, "embedding": as_vector(query), "k": k, **scope}
     rows: list[Row] = []
-    if not exact:
+    if speaker is not None:
+        if config.speaker_seeds <= 0:
+            return {}
+        params.update(k=config.speaker_seeds, speaker=f"{SPEAKER_TAG}{speaker}")
+        rows = store.read("recall/speaker_seeds_exact", **params)
+    elif not exact:
         rows = store.read(
             "recall/vector_seeds",
             candidates=max(k * store.dialect.vector_oversample, 100),
             **params,
         )
-    if exact or len(rows) < k:
+    if speaker is None and (exact or len(rows) < k):
         # The index is shared by every namespace: when filtering leaves too few, scan exactly.
         rows = store.read("recall/vector_seeds_exact", **params)
-    retired.update(r["id"] for r in rows if r["status"] != "active")
-    eids.update((r["id"], r["eid"]) for r in rows)
-    return {r["id"]: float(r["cosine"]) for r in rows}
-
-
-def speaker_hits(
-    store: Store,
-    ns: str,
-    query: Any,
-    config: CascadeConfig,
-    statuses: list[str],
-    scope: dict[str, Any],
-    retired: set[str],
-    eids: dict[str, str],
-    speaker: str | None,
-) -> dict[str, float]:
-    """The ``config.speaker_seeds`` nearest memories said by ``speaker`` (None: nobody), by an
-    exact scan of that speaker's memories, with their cosines: the speaker seeds where the
-    vector index leaves too few of the namespace (``vector_prf`` reads them from its hits)."""
-    if not speaker or config.speaker_seeds <= 0:
-        return {}
-    rows = store.read(
-        "recall/speaker_seeds_exact",
-        namespace=ns,
-        statuses=statuses,
-        embedding=as_vector(query),
-        speaker=f"{SPEAKER_TAG}{speaker}",
-        k=config.speaker_seeds,
-        **scope,
-    )
     retired.update(r["id"] for r in rows if r["status"] != "active")
     eids.update((r["id"], r["eid"]) for r in rows)
     return {r["id"]: float(r["cosine"]) for r in rows}
@@ -214,7 +193,7 @@ def vector_prf(
     moved query, the moved cosines, and the ``config.speaker_seeds`` nearest of the index's
     hits said by ``speaker`` (None: nobody; their cosines to the query). Where the vector
     index leaves fewer than it was asked for, the exact scans and ``prf`` run apart
-    (``vector_hits`` with ``exact``, and ``speaker_hits``)."""
+    (``vector_hits`` with ``exact``, then with ``speaker``)."""
     k = max(config.vector_seeds, config.prf_depth)
     top_ft = max(fulltext.values(), default=0.0)
     found = store.read(
@@ -239,7 +218,11 @@ def vector_prf(
         vector = vector_hits(store, ns, query, config, statuses, scope, retired, eids, exact=True)
         if not (vector or fulltext):
             return vector, query, {}, {}
-        said = speaker_hits(store, ns, query, config, statuses, scope, retired, eids, speaker)
+        said = (
+            vector_hits(store, ns, query, config, statuses, scope, retired, eids, speaker=speaker)
+            if speaker
+            else {}
+        )
         return vector, *prf(store, ns, query, vector, fulltext, config, eids), said
     spoken = found[0]["spoken"]
     retired.update(memory_id for memory_id, _, _, status in near + spoken if status != "active")

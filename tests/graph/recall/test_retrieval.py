@@ -705,6 +705,19 @@ def test_speakers_who_talk_alike_are_not_restating(runtime: Runtime, namespace: 
     assert all(i.explanation is not None and i.explanation.restated == 1.0 for i in result.items)
 
 
+def reads_of(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the statements ``rt``'s store reads from now on (the reads still run)."""
+    asked: list[str] = []
+    read = rt.store.read
+
+    def recorded(name: str, /, **params: object) -> list[dict[str, object]]:
+        asked.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(rt.store, "read", recorded)
+    return asked
+
+
 def test_a_namespace_the_index_leaves_too_few_of_is_scanned_exactly_once(
     runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -712,14 +725,7 @@ def test_a_namespace_the_index_leaves_too_few_of_is_scanned_exactly_once(
     seeds-and-feedback statement tells so, and the exact scan follows without asking the
     index again."""
     a, b, _ = bees(runtime, namespace)
-    asked: list[str] = []
-    read = runtime.store.read
-
-    def recorded(name: str, /, **params: object) -> list[dict[str, object]]:
-        asked.append(name)
-        return read(name, **params)
-
-    monkeypatch.setattr(runtime.store, "read", recorded)
+    asked = reads_of(runtime, monkeypatch)
     result = retrieval.recall(
         runtime.store, runtime.embedder, namespace, retrieval.RecallRequest(context="Ada's bees")
     )
@@ -800,14 +806,7 @@ def test_the_named_speaker_seeds_where_the_index_leaves_too_few(
             for i, (who, text) in enumerate(turns)
         ],
     )
-    asked: list[str] = []
-    read = runtime.store.read
-
-    def recorded(name: str, /, **params: object) -> list[dict[str, object]]:
-        asked.append(name)
-        return read(name, **params)
-
-    monkeypatch.setattr(runtime.store, "read", recorded)
+    asked = reads_of(runtime, monkeypatch)
     result = recall(runtime, namespace, "What does Jon enjoy cooking?", k=7, explain=True)
     assert "recall/vector_seeds_exact" in asked and "recall/speaker_seeds_exact" in asked
     found = {i.memory.id: i.explanation for i in result.items}
