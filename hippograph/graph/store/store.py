@@ -406,7 +406,10 @@ class Store:
 
         One statement needs no explicit transaction, and skipping BEGIN/COMMIT saves a round
         trip: about 1 ms a statement on the embedded engine, where a recall runs ten. A
-        transient failure (a deadlock victim, a leader switch) is retried like a managed read.
+        transient failure (a deadlock victim, a leader switch) is retried like a managed read,
+        and so is a record deleted under the statement by a write that committed meanwhile (a
+        rebuild's wipe, a forget): the read runs again on what is there now. Before, listing
+        memories while a rebuild wiped them answered "Unexpected error" (EntityNotFound).
         """
         for attempt in range(READ_ATTEMPTS):
             try:
@@ -419,7 +422,9 @@ class Store:
                     return run_named(session, self.dialect, name, params, self.timeout_s)
             except GraphError as exc:
                 cause = exc.__cause__
-                retryable = isinstance(cause, neo4j_errors.Neo4jError) and cause.is_retryable()
+                retryable = isinstance(cause, neo4j_errors.Neo4jError) and (
+                    cause.is_retryable() or deleted_underneath(exc)
+                )
                 if attempt + 1 == READ_ATTEMPTS or not retryable:
                     raise
                 time.sleep(0.05 * 2**attempt)
