@@ -38,9 +38,14 @@ def set_now(moment: datetime | None) -> None:
     """Pin the clock at ``moment`` (naive means UTC); ``None`` follows the wall clock again."""
     global _pinned
     with _lock:
-        if moment is not None and moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-        _pinned = None if moment is None else moment.astimezone(UTC)
+        _pinned = None if moment is None else _utc(moment)
+
+
+def _utc(moment: datetime) -> datetime:
+    """``moment`` in UTC (naive means UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def advance(delta: timedelta) -> datetime:
@@ -67,9 +72,7 @@ def replaying(moment: datetime) -> Iterator[datetime]:
     """The clock at ``moment`` (naive means UTC) for this context's block only: what a write
     replayed from the log stamps is the time of the write it replays. Other threads, and
     requests served meanwhile, keep the service clock."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    token = _replayed.set(moment.astimezone(UTC))
+    token = _replayed.set(_utc(moment))
     try:
         yield now()
     finally:

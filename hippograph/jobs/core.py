@@ -12,15 +12,12 @@ from hippograph.jobs.runner import JobContext
 def run(ctx: JobContext) -> None:
     rows = ctx.store.read("job/cluster_namespaces", namespace=ctx.namespace)
     namespaces = sorted(str(r["namespace"]) for r in rows)
-    todo = [ns for ns in namespaces if ctx.pending(ns)]
+    todo = [ns for ns in namespaces if ctx.pending(ns) and not ctx.rebuilding(ns)]
     done = len(namespaces) - len(todo)
     ctx.progress(done, len(namespaces))
     tools = write_tools(ctx.config.settings)
     try:
         for namespace in todo:
-            if ctx.rebuilding(namespace):
-                done += 1
-                continue
             change = core.recompute(ctx.store, namespace, ctx.config.core, client=tools.client)
             ctx.counts["namespaces"] += 1
             if change is not None:

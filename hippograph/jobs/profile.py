@@ -10,13 +10,10 @@ from hippograph.jobs.runner import JobContext
 def run(ctx: JobContext) -> None:
     rows = ctx.store.read("job/cluster_namespaces", namespace=ctx.namespace)
     namespaces = sorted(str(r["namespace"]) for r in rows)
-    todo = [ns for ns in namespaces if ctx.pending(ns)]
+    todo = [ns for ns in namespaces if ctx.pending(ns) and not ctx.rebuilding(ns)]
     done = len(namespaces) - len(todo)
     ctx.progress(done, len(namespaces))
     for namespace in todo:
-        if ctx.rebuilding(namespace):
-            done += 1
-            continue
         found = profile.refresh(ctx.store, namespace)
         ctx.counts["namespaces"] += 1
         ctx.counts["entries"] += len(found.entries)

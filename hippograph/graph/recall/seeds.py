@@ -129,15 +129,16 @@ def vector_hits(
             return {}
         params.update(k=config.speaker_seeds, speaker=f"{SPEAKER_TAG}{speaker}")
         rows = store.read("recall/speaker_seeds_exact", **params)
-    elif not exact:
-        rows = store.read(
-            "recall/vector_seeds",
-            candidates=max(k * store.dialect.vector_oversample, 100),
-            **params,
-        )
-    if speaker is None and (exact or len(rows) < k):
-        # The index is shared by every namespace: when filtering leaves too few, scan exactly.
-        rows = store.read("recall/vector_seeds_exact", **params)
+    else:
+        if not exact:
+            rows = store.read(
+                "recall/vector_seeds",
+                candidates=max(k * store.dialect.vector_oversample, 100),
+                **params,
+            )
+        if exact or len(rows) < k:
+            # The index is shared by every namespace: when filtering leaves too few, scan exactly.
+            rows = store.read("recall/vector_seeds_exact", **params)
     retired.update(r["id"] for r in rows if r["status"] != "active")
     eids.update((r["id"], r["eid"]) for r in rows)
     return {r["id"]: float(r["cosine"]) for r in rows}

@@ -239,7 +239,7 @@ class TermFrequencies:
                 cached = self._known.get(key)
                 if cached is None and on_path:
                     new.append(word)
-                elif cached is None and self._clearly_over(sample, fulltext.term(namespace, word)):
+                elif cached is None and self._over(sample, namespace, word, times=2):
                     continue
                 elif (cached is None or now - cached[0] >= self._ttl) and key not in self._counting:
                     self._counting.add(key)
@@ -250,12 +250,13 @@ class TermFrequencies:
             counter.submit(self._count, namespace, later, refresh=True)
         return self.frequencies(namespace, words)
 
-    def _clearly_over(self, sample: Sample | None, term: str) -> bool:
-        """Whether ``sample`` puts ``term`` over twice the budget (no count needed)."""
+    def _over(self, sample: Sample | None, namespace: str, word: str, *, times: int = 1) -> bool:
+        """Whether ``sample`` puts ``word`` over ``times`` the budget (over twice: no count
+        needed)."""
         return (
             sample is not None
             and self.budget is not None
-            and (sample.estimate(term) > 2 * self.budget)
+            and sample.estimate(fulltext.term(namespace, word)) > times * self.budget
         )
 
     def _small(self, namespace: str) -> bool:
@@ -314,11 +315,9 @@ class TermFrequencies:
             found = {w: self._known.get((namespace, w)) for w in words}
             sample = self._samples.get(namespace)
         known = {w: cached[1] for w, cached in found.items() if cached is not None}
-        if sample is not None and self.budget is not None:
-            budget = self.budget
-            unknown = (w for w in words if w not in known)
-            over = [w for w in unknown if sample.estimate(fulltext.term(namespace, w)) > budget]
-            known.update((w, budget + 1) for w in over)
+        if self.budget is not None:
+            over = [w for w in words if w not in known and self._over(sample, namespace, w)]
+            known.update((w, self.budget + 1) for w in over)
         return known
 
     def frequency(self, namespace: str, word: str) -> int | None:

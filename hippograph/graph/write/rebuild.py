@@ -22,8 +22,8 @@ from the log entry that made it), with their contents, statuses, strengths, tags
 contradictions, explicit links and ratings. Not kept: facts an LLM extracts or decides
 differently the second time (new content, new id); ids of facts extracted before ids were
 derived (new at the first rebuild, stable from then on: remembers of that time keep theirs,
-read from their decisions); edits made before they were logged; service-clock stamps of the
-uses, recall effects and consolidation, which the next consolidation run redoes.
+read from their decisions); edits made before they were logged; uses, recall effects and
+consolidation, which the next consolidation run redoes.
 
 Each write is replayed on the clock of the log entry it replays (``clock.replaying``, this
 thread only): a remember or an edit at the time it was logged, a batch of turns at the time the
