@@ -63,6 +63,7 @@ from hippograph.graph.model import content_hash, now_iso  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE  # noqa: E402
 from hippograph.graph.recall.seeds import query_words  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.upkeep import vocabulary  # noqa: E402
 from hippograph.graph.write import fulltext  # noqa: E402
 from hippograph.graph.write.tagging import FUNCTION_WORDS  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
@@ -425,6 +426,23 @@ def main() -> int:
             ids, vecs, edges, queries = build(rt, args.memories, rng, args.words)
             if args.data_dir:
                 save_state(state, ids, vecs, edges, queries)
+        # The vocabulary job's work (recall's vocabulary seeds), done before the server starts;
+        # on a reused store it only reads what is stamped already.
+        started = time.perf_counter()
+        built = vocabulary.update(
+            rt.store,
+            rt.embedder,
+            NAMESPACE,
+            progress=lambda u: (
+                print(f"vocabulary: {u.memories} memories read, {u.words} words")
+                if u.memories % 10_000 < vocabulary.PAGE
+                else None
+            ),
+        )
+        print(
+            f"vocabulary: {built.words} words added from {built.memories} memories in "
+            f"{time.perf_counter() - started:.1f}s"
+        )
         queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
         qvecs = rt.embedder.embed(queries)
         # Timed apart, after the rounds, and not pooled: contexts whose full text finds

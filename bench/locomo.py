@@ -46,6 +46,7 @@ from hippograph.graph.model import ChunkPosition, NewMemory, Source, to_iso  # n
 from hippograph.graph.recall import bundle, retrieval  # noqa: E402
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.upkeep import vocabulary  # noqa: E402
 from hippograph.graph.write import chunks, formation, writepath  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
@@ -65,6 +66,7 @@ def load(rt: Runtime, conv: data.Conversation, namespace: str) -> None:
         items = session_memories(conv, number, turns, rt.limits.max_content_bytes)
         writepath.remember(rt.store, rt.embedder, namespace, items, policy=rt.policy)
     formation.link_adjacent(rt.store, namespace)
+    vocabulary.update(rt.store, rt.embedder, namespace)
 
 
 def session_memories(

@@ -36,6 +36,7 @@ from hippograph.graph.model import (
 )
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Row, Store, Tx, vector
+from hippograph.graph.upkeep import vocabulary
 from hippograph.graph.write import fulltext
 
 DEFAULT_LIMITS = validate.Limits()
@@ -306,7 +307,9 @@ def forget(
     embedding (never its text), so no later ingest, extraction or rebuild brings it back, nor a
     restatement of it (``write/neighbours.py: tombstoned``). An explicit ``remember`` does not
     check tombstones: the user asked again. A hard forget also re-indexes the memories of its
-    source session by their own words (they may hold its words as context: ``write/context.py``).
+    source session by their own words (they may hold its words as context: ``write/context.py``),
+    and removes from the namespace's vocabulary its words no memory holds any longer
+    (``upkeep/vocabulary.py``).
     """
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
@@ -342,6 +345,10 @@ def forget(
     rows = store.write_tx(work)
     if not rows or (hard and not rows[0].get("deleted")):
         raise NotFound("memory", memory_id)
+    if hard:
+        # Its words that no memory holds any longer leave the vocabulary (after the commit: the
+        # full-text index tells what is still held).
+        vocabulary.prune(store, namespace, [str(found[0]["memory"]["content"] or "")])
     return memory_id
 
 

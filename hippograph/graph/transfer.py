@@ -5,7 +5,9 @@ Line kinds: ``header``, ``tag``, ``cluster``, ``tombstone``, ``memory``, ``episo
 conversation log), ``decision`` (the write path's decisions, for ``history``), ``remember_event``
 (the explicit remembers ``rebuild`` replays), ``edit_event`` (the edits it replays), ``edge``.
 An edge to an episode carries ``to_label: Episode``. Import applies nodes first and edges last,
-so the order of lines inside a file does not matter.
+so the order of lines inside a file does not matter. A namespace's vocabulary (``Word`` nodes,
+`upkeep.vocabulary`) is derived from its memories and not exported: the target store's
+``vocabulary`` job builds it.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ _NODE_FILES = {
     "remember_event": "import/remember_events",
     "edit_event": "import/edit_events",
 }
+DERIVED = frozenset({"ft_terms", "vocabulary"})
 # Paged by their key: (kind, export statement, key property).
 _LOGS = (
     ("episode", "export/episodes", "uid"),
@@ -84,7 +87,9 @@ def export_lines(store: Store, namespace: str | None = None) -> Iterator[dict[st
             break
         ids = [r["props"]["id"] for r in rows]
         for row in rows:
-            props = {k: v for k, v in row["props"].items() if k != "ft_terms"}
+            # Derived, not exported: its full-text words (from its content and context) and its
+            # vocabulary stamp (the target store's vocabulary job adds its words there).
+            props = {k: v for k, v in row["props"].items() if k not in DERIVED}
             context = fulltext.context_of(
                 str(props.get("namespace")),
                 str(props.get("content") or ""),

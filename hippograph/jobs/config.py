@@ -17,7 +17,16 @@ from hippograph.graph.upkeep.decay import DecayConfig, EdgeLifecycleConfig
 from hippograph.graph.upkeep.pagerank import PageRankConfig
 from hippograph.settings import Settings
 
-JOB_NAMES = ("pagerank", "edges", "decay", "cluster", "consolidate", "core", "profile")
+JOB_NAMES = (
+    "pagerank",
+    "edges",
+    "decay",
+    "cluster",
+    "consolidate",
+    "core",
+    "profile",
+    "vocabulary",
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +48,8 @@ class JobsConfig:
     job_consolidate_interval_s: float = 600.0
     job_core_interval_s: float = 3600.0
     job_profile_interval_s: float = 3600.0
+    # Recall's vocabulary seeds find a new memory by its new words once this job has run.
+    job_vocabulary_interval_s: float = 300.0
     job_batch_size: int = 5000
     job_lock_lease_s: float = 45.0
     job_retry_after_s: float = 300.0

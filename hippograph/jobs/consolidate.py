@@ -14,13 +14,13 @@ from datetime import timedelta
 
 from hippograph.graph import edits
 from hippograph.graph.errors import LockHeld
-from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.runtime import Runtime, write_policy
 from hippograph.graph.upkeep import consolidation
 from hippograph.graph.upkeep.consolidation_model import ConsolidationConfig, ConsolidationReport
 from hippograph.graph.write import episodes, rebuild
 from hippograph.graph.write.tools import WriteTools
 from hippograph.graph.write.tools import write_tools as _write_tools
+from hippograph.jobs.models import embedder
 from hippograph.jobs.runner import JobContext
 from hippograph.settings import Settings
 
@@ -117,7 +117,7 @@ def job(ctx: JobContext) -> None:
             # Before extracting: a half-done rebuild left its turns unextracted.
             try:
                 done = rebuild.resume(
-                    ctx.store, _embedder(settings), config=tools.extraction,
+                    ctx.store, embedder(settings), config=tools.extraction,
                     policy=write_policy(settings, decider=tools.decider),
                     lock_lease=lock_lease(settings), namespace=ctx.namespace,
                     edits=edits.replay,
@@ -134,7 +134,7 @@ def job(ctx: JobContext) -> None:
         if any(episodes.due(turns, tools.extraction, flush=False) for turns in sessions.values()):
             policy = write_policy(settings, decider=tools.decider)
             extracted, left, actions = episodes.extract_pending(
-                ctx.store, _embedder(settings), ctx.namespace, policy=policy,
+                ctx.store, embedder(settings), ctx.namespace, policy=policy,
                 config=tools.extraction,
             )  # fmt: skip
             ctx.counts["turns_extracted"] += extracted
@@ -159,16 +159,3 @@ def job(ctx: JobContext) -> None:
             ctx.counts["group_errors"] = len(report.errors)
     finally:
         tools.close()
-
-
-_EMBEDDERS: dict[str, Embedder] = {}
-_EMBEDDERS_LOCK = threading.Lock()
-
-
-def _embedder(settings: Settings) -> Embedder:
-    """One loaded model per process, model and backend (the worker keeps it between ticks)."""
-    with _EMBEDDERS_LOCK:
-        key = f"{settings.embedding_model}\0{settings.embedding_backend}"
-        if key not in _EMBEDDERS:
-            _EMBEDDERS[key] = Embedder.from_settings(settings).load()
-        return _EMBEDDERS[key]

@@ -7,7 +7,16 @@ import threading
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.store.store import Store
 from hippograph.graph.upkeep.jobruns import JobRun
-from hippograph.jobs import cluster, consolidate, core, decay, edges, pagerank, profile
+from hippograph.jobs import (
+    cluster,
+    consolidate,
+    core,
+    decay,
+    edges,
+    pagerank,
+    profile,
+    vocabulary,
+)
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JOB_NAMES, JobsConfig
 from hippograph.jobs.runner import Execution, Job, RunOptions
 
@@ -19,6 +28,7 @@ JOBS: dict[str, Job] = {
     "consolidate": consolidate.job,
     "core": core.run,
     "profile": profile.run,
+    "vocabulary": vocabulary.run,
 }
 assert tuple(JOBS) == JOB_NAMES
 

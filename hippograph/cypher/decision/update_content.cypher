@@ -4,6 +4,7 @@ WHERE m.namespace = $namespace AND m.status = 'active'
 SET m.history = coalesce(m.history, []) + [row.previous],
     m.content = row.content,
     m.ft_terms = row.ft_terms,
+    m.vocabulary = null,
     m.content_hash = row.content_hash,
     m.dedup_key = row.dedup_key,
     m.embedding = row.embedding,

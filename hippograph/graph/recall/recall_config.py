@@ -153,6 +153,10 @@ class CascadeConfig:
     min_seed_cosine: float = 0.4
     fulltext_seeds: int = 10
     speaker_seeds: int = 3
+    vocabulary_seeds: int = 20
+    vocabulary_floor: float = 0.35
+    vocabulary_words: int = 40
+    vocabulary_per_word: int = 50
     fulltext_hits: int = 50
     fulltext_oversample: int = 2
     fulltext_max_candidates: int = 10_000

@@ -45,7 +45,8 @@ class Step:
 @dataclass(frozen=True, kw_only=True)
 class Explanation:
     seed: str  # the seed the memory was reached from (itself for a seed)
-    seed_kinds: tuple[str, ...]  # vector, fulltext, speaker, successor, trigger, expanded
+    # vector, fulltext, speaker, vocabulary, successor, trigger, expanded
+    seed_kinds: tuple[str, ...]
     path: tuple[Step, ...]
     cosine: float
     fulltext: float

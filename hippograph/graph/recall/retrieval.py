@@ -53,6 +53,7 @@ from hippograph.graph.recall.seeds import (
 from hippograph.graph.recall.seeds import query_words as query_words
 from hippograph.graph.recall.surface import materialize, triggered, with_history, with_negatives
 from hippograph.graph.recall.verify import Verifier
+from hippograph.graph.recall.vocabulary import vocabulary_hits
 from hippograph.graph.store.revalidating import Revalidating
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
@@ -136,6 +137,12 @@ def recall(
     fulltext, retired_ft, eids_ft = fulltext_job.result()
     retired |= retired_ft
     eids.update(eids_ft)
+    # The vocabulary seeds need the query vector and the full-text hits (what they found is not
+    # the vocabulary's to seed), and run beside the vector search.
+    vocabulary_job = POOL.submit(
+        vocabulary_hits, store, namespace, query, set(query_words(focused)), seed_statuses,
+        scope, config, list(fulltext),
+    )  # fmt: skip
     speaker = next(iter(named)) if len(named) == 1 else None
     if config.prf_weight > 0:
         # The vector seeds and the feedback on them in one statement.
@@ -162,9 +169,14 @@ def recall(
             else {}
         )  # fmt: skip
 
+    found, retired_vo, eids_vo = vocabulary_job.result()
+    # What the vector search found (below the seeds' floor too) is not the vocabulary's to seed.
+    words = {i: w for i, w in found.items() if i not in vector and i not in spoken}
+    retired |= retired_vo & words.keys()
+    eids.update((i, eids_vo[i]) for i in words)
     if as_of:
         retired.clear()  # a memory current then answers as itself, not as its successor
-    traces = seeds(store, namespace, vector, fulltext, config, retired, eids, spoken)
+    traces = seeds(store, namespace, vector, fulltext, config, retired, eids, spoken, words)
     embedding = as_vector(query)
     top_ft = max(fulltext.values(), default=0.0)
     scoring = Scoring(

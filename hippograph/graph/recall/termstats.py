@@ -360,7 +360,11 @@ class TermFrequencies:
         terms = {fulltext.term(namespace, w): w for w in words}
         try:
             rows = self._store.read(
-                "recall/term_frequencies", namespace=namespace, terms=list(terms), cap=cap
+                "recall/term_frequencies",
+                namespace=namespace,
+                terms=list(terms),
+                cap=cap,
+                statuses=["active"],
             )
             found = {terms[r["term"]]: int(r["df"]) for r in rows if r["term"] in terms}
             now = time.monotonic()

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 class Dialect:
     name: str
     vector_index: str
+    # The vector index over a namespace's vocabulary (graph/upkeep/vocabulary.py).
+    word_index: str
     fulltext_index: str
     schema: tuple[str, ...]
     # Extra candidates fetched from the vector index per requested result: the index is global,
@@ -38,6 +40,7 @@ class Dialect:
         """Index names and the cosine correction, passed to every statement as parameters."""
         return {
             "vector_index": self.vector_index,
+            "word_index": self.word_index,
             "fulltext_index": self.fulltext_index,
             "cosine_scale": self.cosine_scale,
             "cosine_shift": self.cosine_shift,
@@ -77,6 +80,8 @@ _COMMON_SCHEMA = (
     "schema/core_change_namespace_index",
     "schema/profile_namespace_unique",
     "schema/migration_name_unique",
+    "schema/word_uid_unique",
+    "schema/word_namespace_index",
 )
 
 _ARCADEDB_OWN = (
@@ -88,10 +93,12 @@ _ARCADEDB_OWN = (
 NEO4J = Dialect(
     name="neo4j",
     vector_index="memory_embedding",
+    word_index="word_embedding",
     fulltext_index="memory_terms",
     schema=(
         *_COMMON_SCHEMA,
         "schema/memory_embedding_index",
+        "schema/word_embedding_index",
         "schema/memory_terms_index",
         "schema/memory_content_index_drop",
     ),
@@ -104,11 +111,13 @@ NEO4J = Dialect(
 ARCADEDB = Dialect(
     name="arcadedb",
     vector_index="Memory[embedding]",
+    word_index="Word[embedding]",
     fulltext_index="Memory[ft_terms]",
     schema=(
         *_ARCADEDB_OWN,
         *_COMMON_SCHEMA,
         "schema/memory_embedding_index",
+        "schema/word_embedding_index",
         "schema/memory_terms_index",
         "schema/memory_content_index_drop",
     ),

@@ -30,13 +30,14 @@ def test_every_schema_index_exists_on_the_embedded_engine(runtime: Runtime) -> N
         if n not in runtime.store.dialect.own_steps
         and n not in (
             "schema/memory_embedding_index",
+            "schema/word_embedding_index",
             "schema/memory_terms_index",
             "schema/memory_content_index_drop",
         )
     ]  # fmt: skip
     missing = {n: _expected(n) for n in listed if _expected(n) not in present}
     assert not missing, missing
-    assert {"Memory[embedding]", "Memory[ft_terms]"} <= present
+    assert {"Memory[embedding]", "Word[embedding]", "Memory[ft_terms]"} <= present
     # the index of content itself (stores before words were keyed by namespace) is dropped
     assert "Memory[content]" not in present
 

@@ -6,7 +6,7 @@ CALL {
   WITH term
   CALL db.index.fulltext.queryNodes($fulltext_index, term) YIELD node
   WITH node
-  WHERE node.namespace = $namespace AND node.status = 'active'
+  WHERE node.namespace = $namespace AND node.status IN $statuses
   WITH node LIMIT $cap
   RETURN count(node) AS df
 }

@@ -1,0 +1,20 @@
+// ArcadeDB: a procedure CALL after UNWIND yields the rows of the last input row only; inside a
+// subquery it runs once per row, as on Neo4j (see the common statement for the rest).
+UNWIND $words AS row
+CALL {
+  WITH row
+  CALL db.index.fulltext.queryNodes($fulltext_index, row.term, {limit: $per_word}) YIELD node
+  RETURN node AS m
+}
+WITH row, m
+WHERE m.namespace = $namespace AND m.status IN $statuses AND NOT m.id IN $exclude
+  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
+       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of
+       AND (m.status = 'active'
+            OR coalesce(m.superseded_at, m.archived_at, m.updated_at) > $as_of)))
+WITH m, max(row.weight) AS weight, collect(row.word) AS words
+ORDER BY weight DESC, m.id
+LIMIT $limit
+RETURN m.id AS id, elementId(m) AS eid, m.status AS status, m.content AS content,
+       m.ft_terms AS terms, words

@@ -1,0 +1,1 @@
+CREATE INDEX word_namespace IF NOT EXISTS FOR (w:Word) ON (w.namespace)

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT word_uid_unique IF NOT EXISTS FOR (w:Word) REQUIRE w.uid IS UNIQUE
