@@ -4,7 +4,9 @@
 2. Hybrid seeds: vector-index top-N (cosine floor; the nearest N when none clears it) plus
    full-text hits (a word the namespace rarely holds in the asked form is searched in its
    other forms too), and when the context names one speaker, that speaker's nearest memories
-   among the vector index's hits; relevance is
+   among the vector index's hits; and the vocabulary seeds: memories holding a word of the
+   namespace near the question that the question does not say, which neither search found
+   (`vocabulary`); relevance is
    ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
 3. Pseudo-relevance feedback: the query vector moves toward the most relevant memories; the
    moved vector scores every candidate, and the vector seeds are the hits re-ranked by it (or,

@@ -96,6 +96,15 @@ def update(
                 progress(done)
         if stamped == 0:
             break
+    if done.words:
+        # The embedded engine builds its vector graph for new entries at the next search: the
+        # update pays for it, not the next recall.
+        probe = embedder.embed(["vocabulary"])[0]
+        store.read(
+            "import/vector_index_ready",
+            embedding=as_vector(probe),
+            vector_index=store.dialect.word_index,
+        )
     return done
 
 
