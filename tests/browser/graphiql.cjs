@@ -35,6 +35,16 @@ async function docs(page, shot) {
   const toggle = (verb) => page.getByRole("button", { name: `${verb} Documentation Explorer` });
   await toggle("Show").click();
   await page.waitForSelector(".graphiql-doc-explorer-content");
+  // The explorer opens before the introspection answer is rendered (on a loaded machine it
+  // showed only its "Docs" heading): wait for the schema's root types, or time out and report
+  // what it shows.
+  await page
+    .waitForFunction(
+      () => (document.querySelector(".graphiql-doc-explorer")?.innerText || "").includes("query:"),
+      null,
+      { timeout: 60000 },
+    )
+    .catch(() => {});
   const text = await page.innerText(".graphiql-doc-explorer");
   await shot("graphiql-docs.png");
   await toggle("Hide").click();
