@@ -44,7 +44,11 @@ from bench import locomo_data as data  # noqa: E402
 from hippograph.graph import transfer  # noqa: E402
 from hippograph.graph.model import ChunkPosition, NewMemory, Source, to_iso  # noqa: E402
 from hippograph.graph.recall import bundle, retrieval  # noqa: E402
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY  # noqa: E402
+from hippograph.graph.recall.recall_config import (  # noqa: E402
+    DEFAULT_CASCADE,
+    SEEDS_ONLY,
+    VOCABULARY,
+)
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.upkeep import vocabulary  # noqa: E402
 from hippograph.graph.write import chunks, formation, writepath  # noqa: E402
@@ -53,6 +57,7 @@ from hippograph.settings import Settings  # noqa: E402
 K = 10
 # Ablations of the real cascade, asked in the same run on the same memories.
 ABLATIONS = {
+    "vocabulary": VOCABULARY,
     "no-expand": replace(DEFAULT_CASCADE, depth=0),
     "seeds-only": SEEDS_ONLY,
 }

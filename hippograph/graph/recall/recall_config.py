@@ -30,17 +30,19 @@ class CascadeConfig:
         vocabulary seeds (`recall.vocabulary`): the vocabulary_words words of the namespace
         nearest the question are asked of its word index; each over the floor, weighed by
         (cosine - floor) x rarity, finds at most vocabulary_per_word memories holding it; the
-        vocabulary_seeds weightiest memories no other source found seed (0: none).
-        20 / 0.35 / 40 / 50: LoCoMo dev recall@10 80.1% -> 80.5% overall, multi-hop 55.3 ->
-        55.7, temporal 87.8 -> 89.0, open-domain 62.7, single-hop 87.4 -> 87.7; BEAM dev 67.3%
-        -> 67.1% (event ordering 23.2 -> 21.5, summarization 15.3 -> 14.9, both still above
-        vector search's 11.1 and 13.0; information extraction 73.3 unchanged). Offline on the
+        vocabulary_seeds weightiest memories no other source found seed (0: none, the default:
+        on the 100,000-memory latency store with a natural vocabulary, `bench/latency.py
+        --words 4`, recall took p50 68 ms, p95 89 ms with 20 seeds, where last session's
+        machine measured main at p95 51 ms; `VOCABULARY` below turns them on, with the
+        `vocabulary` job). 20 / 0.35 / 40 / 50: LoCoMo dev recall@10 80.1% -> 80.5% overall,
+        multi-hop 55.3 -> 55.7, temporal 87.8 -> 89.0, open-domain 62.7, single-hop 87.4 -> 87.7;
+        BEAM dev 67.3% -> 67.1% (event ordering 23.2 -> 21.5, summarization 15.3 -> 14.9, both still
+        above vector search's 11.1 and 13.0; information extraction 73.3 unchanged). Offline on the
         same stores: leaving out only what another source seeded (not every hit): LoCoMo 80.3%,
-        55.1%, open-domain 60.4; the question's own words searched too: unchanged on BEAM; a
-        floor of 0.3: unchanged on BEAM; 10 or 30 seeds: the same on BEAM. The memories' weight
-        added to their score (weight 1, any length): BEAM information extraction 73.3 -> 78.3
-        (one question) but LoCoMo multi-hop 55.4 -> 52.0; only for memories longer than the
-        model reads: no change.
+        55.1%, open-domain 60.4; the question's own words searched too: unchanged on BEAM; a floor
+        of 0.3: unchanged on BEAM; 10 or 30 seeds: the same on BEAM. The memories' weight added to
+        their score (weight 1, any length): BEAM information extraction 73.3 -> 78.3 (one question)
+        but LoCoMo multi-hop 55.4 -> 52.0; only for memories longer than the model reads: no change.
     fulltext_hits: full-text hits fetched to score relevance (their maximum normalizes it).
     fulltext_oversample / fulltext_max_candidates: the full-text index is shared by every
         namespace and filtered after it, so it is asked for fulltext_hits x oversample hits,
@@ -168,7 +170,7 @@ class CascadeConfig:
     min_seed_cosine: float = 0.4
     fulltext_seeds: int = 10
     speaker_seeds: int = 3
-    vocabulary_seeds: int = 20
+    vocabulary_seeds: int = 0
     vocabulary_floor: float = 0.35
     vocabulary_words: int = 40
     vocabulary_per_word: int = 50
@@ -220,5 +222,7 @@ class CascadeConfig:
 
 
 DEFAULT_CASCADE = CascadeConfig()
+# The cascade with the vocabulary seeds (the namespace's `vocabulary` job must have run).
+VOCABULARY = CascadeConfig(vocabulary_seeds=20)
 # The same cascade without graph expansion or query cues: what plain hybrid search gives.
 SEEDS_ONLY = CascadeConfig(depth=0, speaker_weight=0.0, time_weight=0.0, prf_weight=0.0)

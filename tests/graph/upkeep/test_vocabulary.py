@@ -12,7 +12,7 @@ from dataclasses import replace
 from hippograph.graph import memories, transfer
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
+from hippograph.graph.recall.recall_config import VOCABULARY
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.upkeep import vocabulary
 from hippograph.graph.write import writepath
@@ -34,7 +34,7 @@ ART = [
 ]
 POTTERY = ART[4]
 # Few seeds and no expansion: what the question reaches is what its seeds are.
-NARROW = replace(DEFAULT_CASCADE, vector_seeds=3, depth=0)
+NARROW = replace(VOCABULARY, vector_seeds=3, depth=0)
 
 
 def remember(rt: Runtime, ns: str, *texts: str) -> list[str]:
