@@ -10,8 +10,8 @@ Per conversation, two namespaces of one embedded store:
   consecutive turns linked), every question asked once through ``recall`` (k=10);
 - aged: the sessions in date order with the service clock (``graph.clock``) at each session's
   date (``bench/aging.py``). Between two sessions the worker's jobs (decay, edges, pagerank,
-  cluster, consolidate, vocabulary) run as their default schedules would have over that span; then the
-  clock moves ``--days`` past the last session and they run over that span too. Every question
+  cluster, consolidate, vocabulary) run as their default schedules would have over that span;
+  then the clock moves ``--days`` past the last session and they run over that span too. Every question
   is then asked three times through the real recall path (``retrieval.recall`` with the
   runtime's cascade, limits and verifier, then ``Runtime.after_recall``: the upkeep of one pass
   is written before the next), and the third pass is scored.

@@ -14,9 +14,10 @@ def run(ctx: JobContext) -> None:
     todo = [ns for ns in namespaces if ctx.pending(ns)]
     done = len(namespaces) - len(todo)
     ctx.progress(done, len(namespaces))
-    model = embedder(ctx.config.settings) if todo else None
+    if not todo:
+        return
+    model = embedder(ctx.config.settings)
     for namespace in todo:
-        assert model is not None
         found = vocabulary.update(ctx.store, model, namespace)
         ctx.counts["namespaces"] += 1
         ctx.counts["memories"] += found.memories

@@ -140,10 +140,14 @@ def recall(
     retired |= retired_ft
     eids.update(eids_ft)
     # The vocabulary seeds need the query vector and the full-text hits (what they found is not
-    # the vocabulary's to seed), and run beside the vector search.
-    vocabulary_job = POOL.submit(
-        vocabulary_hits, store, namespace, query, set(query_words(focused)), seed_statuses,
-        scope, config, list(fulltext),
+    # the vocabulary's to seed), and run beside the vector search; off (the default), nothing.
+    vocabulary_job = (
+        POOL.submit(
+            vocabulary_hits, store, namespace, query, set(query_words(focused)), seed_statuses,
+            scope, config, list(fulltext),
+        )
+        if config.vocabulary_seeds > 0
+        else None
     )  # fmt: skip
     speaker = next(iter(named)) if len(named) == 1 else None
     if config.prf_weight > 0:
@@ -171,11 +175,13 @@ def recall(
             else {}
         )  # fmt: skip
 
-    found, retired_vo, eids_vo = vocabulary_job.result()
-    # What the vector search found (below the seeds' floor too) is not the vocabulary's to seed.
-    words = {i: w for i, w in found.items() if i not in vector and i not in spoken}
-    retired |= retired_vo & words.keys()
-    eids.update((i, eids_vo[i]) for i in words)
+    words: dict[str, float] = {}
+    if vocabulary_job is not None:
+        found, retired_vo, eids_vo = vocabulary_job.result()
+        # What the vector search found (below the seeds' floor too) is not the vocabulary's.
+        words = {i: w for i, w in found.items() if i not in vector and i not in spoken}
+        retired |= retired_vo & words.keys()
+        eids.update((i, eids_vo[i]) for i in words)
     if as_of:
         retired.clear()  # a memory current then answers as itself, not as its successor
     traces = seeds(store, namespace, vector, fulltext, config, retired, eids, spoken, words)

@@ -22,7 +22,6 @@ behind.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -31,8 +30,6 @@ from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write import fulltext
-
-log = logging.getLogger(__name__)
 
 # Bumped whenever `words` changes what a memory contributes: every memory is read again.
 VERSION = 1
@@ -115,17 +112,17 @@ def _add(store: Store, embedder: Embedder, namespace: str, found: Sequence[str])
         chunk = found[start : start + CHUNK]
         uids = {uid(namespace, w): w for w in chunk}
         known = {r["uid"] for r in store.read("vocabulary/known", uids=list(uids))}
-        new = [w for u, w in uids.items() if u not in known]
+        new = {u: w for u, w in uids.items() if u not in known}
         if not new:
             continue
-        vectors = embedder.embed(new)
+        vectors = embedder.embed(list(new.values()))
         store.write(
             "vocabulary/add",
             namespace=namespace,
             now=now_iso(),
             words=[
-                {"uid": uid(namespace, w), "text": w, "embedding": as_vector(v)}
-                for w, v in zip(new, vectors, strict=True)
+                {"uid": u, "text": w, "embedding": as_vector(v)}
+                for (u, w), v in zip(new.items(), vectors, strict=True)
             ],
         )
         added += len(new)
