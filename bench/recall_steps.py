@@ -2,11 +2,14 @@
 
     python bench/latency.py --memories 100000 --data-dir DIR    # builds and keeps the store
     python bench/recall_steps.py --memories 100000 --data-dir DIR [--queries 100] [--warmup 300]
+                                 [--words K] [--cascade default|vocabulary]
 
 Runs `recall` in-process (no HTTP, no post-retrieval maintenance) on the store and queries
-that bench/latency.py kept in DIR, and prints the total p50/p95 and, per statement, calls per
-recall, p50/p95 per call and milliseconds per recall, heaviest first; then the slowest recalls'
-statements.
+that bench/latency.py kept in DIR (--words K: the store it built with --words K), and prints
+the total p50/p95 and, per statement, calls per recall, p50/p95 per call and milliseconds per
+recall, heaviest first; then the slowest recalls' statements. --cascade vocabulary times the
+cascade with the vocabulary seeds (`recall_config.VOCABULARY`; bench/latency.py builds the
+store's vocabulary).
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.latency import NAMESPACE, load_state, pct, warmup_texts  # noqa: E402
 from bench.profiling import statement_timings  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, VOCABULARY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
+
+CASCADES = {"default": DEFAULT_CASCADE, "vocabulary": VOCABULARY}
 
 
 def main() -> int:
@@ -37,19 +43,23 @@ def main() -> int:
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=300, help="untimed recalls first (JIT)")
+    parser.add_argument("--words", type=int, default=0, help="the store's --words K")
+    parser.add_argument("--cascade", choices=sorted(CASCADES), default="default")
     args = parser.parse_args()
-    state = args.data_dir / f"bench-state-{args.memories}.npz"
+    words = f"-words{args.words}" if args.words else ""
+    state = args.data_dir / f"bench-state-{args.memories}{words}.npz"
     if not state.exists():
         raise SystemExit(f"no kept store in {args.data_dir}: run bench/latency.py first")
     queries = load_state(state)[3][: args.queries]
     timings = statement_timings()
+    cascade = CASCADES[args.cascade]
     rt = Runtime.open(Settings.from_env({}, data_dir=args.data_dir), attach=False)
     try:
         warmups = warmup_texts(queries)
         for n in range(args.warmup):
             context = warmups[n % len(warmups)]
             retrieval.recall(
-                rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=context)
+                rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=context), cascade
             )
         timings.clear()
         totals = []
@@ -58,7 +68,7 @@ def main() -> int:
             marks = {k: len(v) for k, v in timings.items()}
             started = time.perf_counter()
             result = retrieval.recall(
-                rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=q)
+                rt.store, rt.embedder, NAMESPACE, retrieval.RecallRequest(context=q), cascade
             )
             totals.append((time.perf_counter() - started) * 1000)
             spent.append(

@@ -12,14 +12,17 @@ from dataclasses import replace
 from hippograph.graph import memories, transfer
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
+from hippograph.graph.recall import vocabulary as vocabulary_seeds
 from hippograph.graph.recall.recall_config import VOCABULARY
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.upkeep import vocabulary
 from hippograph.graph.write import writepath
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import RunOptions
 from tests.conftest import wipe
+from tests.graph.recall.test_termstats import Deferred
 
 ART = [
     "The art museum downtown closes early on Mondays.",
@@ -160,3 +163,69 @@ def test_the_vocabulary_is_not_exported_and_an_import_builds_its_own(
     assert held(runtime, namespace, "pottery") == set()
     assert vocabulary.update(runtime.store, runtime.embedder, namespace).memories == 1
     assert held(runtime, namespace, "pottery", "cobalt") == {"pottery", "cobalt"}
+
+
+def test_the_vocabulary_held_in_memory_finds_what_an_exact_scan_finds(
+    any_runtime: Runtime, namespace: str
+) -> None:
+    rt = any_runtime
+    remember(rt, namespace, *ART)
+    added = vocabulary.update(rt.store, rt.embedder, namespace).words
+    loader = Deferred()
+    words = vocabulary_seeds.WordVectors(loader=loader, page=7)  # several pages
+    assert words.get(rt.store, namespace) is None  # nothing held yet: a load is queued
+    assert words.get(rt.store, namespace) is None and len(loader.jobs) == 1  # queued once
+    loader.run()
+    held = words.get(rt.store, namespace)
+    assert held is not None and len(held.words) == len(set(held.words)) == added
+    query = rt.embedder.embed(["What kind of art do I make?"])[0]
+    scan = {
+        str(r["word"]): float(r["cosine"])
+        for r in rt.store.read(
+            "recall/vocabulary_words_exact", namespace=namespace, embedding=as_vector(query), k=8
+        )
+    }
+    nearest = held.nearest(query, 8)
+    assert set(nearest) == set(scan) and "pottery" in nearest
+    assert all(abs(nearest[w] - scan[w]) < 1e-4 for w in scan)
+    assert list(nearest.values()) == sorted(nearest.values(), reverse=True)
+
+
+def test_the_vocabulary_held_in_memory_is_reloaded_and_bounded(
+    runtime: Runtime, namespace: str
+) -> None:
+    other = f"test-{uuid.uuid4().hex[:12]}"
+    try:
+        remember(runtime, namespace, "Pottery class moved to Tuesday.")
+        remember(runtime, other, "Lunch was a sandwich.")
+        vocabulary.update(runtime.store, runtime.embedder, namespace)
+        vocabulary.update(runtime.store, runtime.embedder, other)
+        loader = Deferred()
+        # Always expired: every read queues a reload and answers what is held meanwhile.
+        words = vocabulary_seeds.WordVectors(loader=loader, min_ttl_s=0, max_ttl_s=0)
+        words.get(runtime.store, namespace)
+        loader.run()
+        first = words.get(runtime.store, namespace)
+        assert first is not None and set(first.words) == {"pottery", "class", "moved", "tuesday"}
+        remember(runtime, namespace, "The kiln broke.")
+        vocabulary.update(runtime.store, runtime.embedder, namespace)
+        loader.run()  # the reload the last read queued
+        again = words.get(runtime.store, namespace)
+        assert again is not None and {"kiln", "broke"} <= set(again.words)
+        # A vocabulary over the per-namespace bound is not held: the word index serves it.
+        small = vocabulary_seeds.WordVectors(loader=loader, per_namespace=3)
+        small.get(runtime.store, namespace)
+        loader.run()
+        too_big = small.get(runtime.store, namespace)
+        assert too_big is not None and too_big.words == () and too_big.matrix is None
+        # Past the bound on all words held, the least recently used namespace goes.
+        bounded = vocabulary_seeds.WordVectors(loader=loader, max_words=7)
+        bounded.get(runtime.store, namespace)
+        loader.run()
+        bounded.get(runtime.store, other)
+        loader.run()
+        assert bounded.get(runtime.store, namespace) is None  # dropped for the other's words
+        held_other = bounded.get(runtime.store, other)
+        assert held_other is not None and set(held_other.words) == {"lunch", "sandwich"}
+    finally:
+        wipe(runtime.store, other)
