@@ -46,8 +46,8 @@ from hippograph.graph.model import ChunkPosition, NewMemory, Source, to_iso  # n
 from hippograph.graph.recall import bundle, retrieval  # noqa: E402
 from hippograph.graph.recall.recall_config import (  # noqa: E402
     DEFAULT_CASCADE,
+    NO_VOCABULARY,
     SEEDS_ONLY,
-    VOCABULARY,
 )
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.upkeep import vocabulary  # noqa: E402
@@ -57,7 +57,7 @@ from hippograph.settings import Settings  # noqa: E402
 K = 10
 # Ablations of the real cascade, asked in the same run on the same memories.
 ABLATIONS = {
-    "vocabulary": VOCABULARY,
+    "no-vocabulary": NO_VOCABULARY,
     "no-expand": replace(DEFAULT_CASCADE, depth=0),
     "seeds-only": SEEDS_ONLY,
 }

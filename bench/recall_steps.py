@@ -2,14 +2,13 @@
 
     python bench/latency.py --memories 100000 --data-dir DIR    # builds and keeps the store
     python bench/recall_steps.py --memories 100000 --data-dir DIR [--queries 100] [--warmup 300]
-                                 [--words K] [--cascade default|vocabulary]
+                                 [--words K] [--cascade default|no-vocabulary]
 
 Runs `recall` in-process (no HTTP, no post-retrieval maintenance) on the store and queries
 that bench/latency.py kept in DIR (--words K: the store it built with --words K), and prints
 the total p50/p95 and, per statement, calls per recall, p50/p95 per call and milliseconds per
-recall, heaviest first; then the slowest recalls' statements. --cascade vocabulary times the
-cascade with the vocabulary seeds (`recall_config.VOCABULARY`; bench/latency.py builds the
-store's vocabulary).
+recall, heaviest first; then the slowest recalls' statements. --cascade no-vocabulary times
+the cascade without the vocabulary seeds (`recall_config.NO_VOCABULARY`).
 """
 
 from __future__ import annotations
@@ -28,11 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.latency import NAMESPACE, load_state, pct, warmup_texts  # noqa: E402
 from bench.profiling import statement_timings  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, VOCABULARY  # noqa: E402
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, NO_VOCABULARY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
-CASCADES = {"default": DEFAULT_CASCADE, "vocabulary": VOCABULARY}
+CASCADES = {"default": DEFAULT_CASCADE, "no-vocabulary": NO_VOCABULARY}
 
 
 def main() -> int:

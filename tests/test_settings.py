@@ -42,6 +42,7 @@ def test_job_tunables_are_read_from_the_environment() -> None:
         ("HIPPOGRAPH_JOB_BATCH_SIZE", "0"),
         ("HIPPOGRAPH_JOB_EDGES_INTERVAL_S", "-1"),
         ("HIPPOGRAPH_RECALL_EDGE_FLOOR", "1.2"),
+        ("HIPPOGRAPH_RECALL_VOCABULARY_SEEDS", "-1"),
         ("HIPPOGRAPH_GC_YOUNG_THRESHOLD", "0"),
         ("HIPPOGRAPH_MAX_TURN_BYTES", "1000"),  # under the memory limit: a turn is at least one
     ],
@@ -50,6 +51,13 @@ def test_a_bad_tunable_names_its_variable(variable: str, value: str) -> None:
     with pytest.raises(ConfigError) as caught:
         JobsConfig.from_settings(Settings.from_env({variable: value}))
     assert caught.value.variable == variable
+
+
+def test_the_vocabulary_seeds_are_read_and_default_to_20() -> None:
+    assert Settings.from_env({}).recall_vocabulary_seeds == 20
+    assert (
+        Settings.from_env({"HIPPOGRAPH_RECALL_VOCABULARY_SEEDS": "0"}).recall_vocabulary_seeds == 0
+    )
 
 
 def test_the_turn_limit_is_read_and_defaults_to_512_kib() -> None:

@@ -127,8 +127,13 @@ class Runtime:
 
     @property
     def cascade(self) -> CascadeConfig:
-        """The retrieval cascade, with the configured edge-confidence floor."""
-        return replace(DEFAULT_CASCADE, edge_floor=self.settings.recall_edge_floor)
+        """The retrieval cascade, with the configured edge-confidence floor and vocabulary
+        seeds."""
+        return replace(
+            DEFAULT_CASCADE,
+            edge_floor=self.settings.recall_edge_floor,
+            vocabulary_seeds=self.settings.recall_vocabulary_seeds,
+        )
 
     def context_bundle(self, namespace: str, request: ContextRequest) -> ContextBundle:
         """A context bundle (``graph.recall.bundle``) with this runtime's cascade and limits;

@@ -48,9 +48,8 @@ class JobsConfig:
     job_consolidate_interval_s: float = 600.0
     job_core_interval_s: float = 3600.0
     job_profile_interval_s: float = 3600.0
-    # Recall's vocabulary seeds (off by default: CascadeConfig.vocabulary_seeds) need this job;
-    # 300 s when they are on.
-    job_vocabulary_interval_s: float = 0.0
+    # Recall's vocabulary seeds (CascadeConfig.vocabulary_seeds) search what this job builds.
+    job_vocabulary_interval_s: float = 300.0
     job_batch_size: int = 5000
     job_lock_lease_s: float = 45.0
     job_retry_after_s: float = 300.0

@@ -28,21 +28,27 @@ class CascadeConfig:
         54.2%.
     vocabulary_seeds / vocabulary_floor / vocabulary_words / vocabulary_per_word: the
         vocabulary seeds (`recall.vocabulary`): the vocabulary_words words of the namespace
-        nearest the question are asked of its word index; each over the floor, weighed by
-        (cosine - floor) x rarity, finds at most vocabulary_per_word memories holding it; the
-        vocabulary_seeds weightiest memories no other source found seed (0: none, the default:
-        on the 100,000-memory latency store with a natural vocabulary, `bench/latency.py
-        --words 4`, recall took p50 68 ms, p95 89 ms with 20 seeds, where last session's
-        machine measured main at p95 51 ms; `VOCABULARY` below turns them on, with the
-        `vocabulary` job). 20 / 0.35 / 40 / 50: LoCoMo dev recall@10 80.1% -> 80.5% overall,
-        multi-hop 55.3 -> 55.7, temporal 87.8 -> 89.0, open-domain 62.7, single-hop 87.4 -> 87.7;
-        BEAM dev 67.3% -> 67.1% (event ordering 23.2 -> 21.5, summarization 15.3 -> 14.9, both still
-        above vector search's 11.1 and 13.0; information extraction 73.3 unchanged). Offline on the
-        same stores: leaving out only what another source seeded (not every hit): LoCoMo 80.3%,
-        55.1%, open-domain 60.4; the question's own words searched too: unchanged on BEAM; a floor
-        of 0.3: unchanged on BEAM; 10 or 30 seeds: the same on BEAM. The memories' weight added to
-        their score (weight 1, any length): BEAM information extraction 73.3 -> 78.3 (one question)
-        but LoCoMo multi-hop 55.4 -> 52.0; only for memories longer than the model reads: no change.
+        nearest the question (its vocabulary held in memory, built by the `vocabulary` job);
+        each over the floor, weighed by (cosine - floor) x rarity, finds at most
+        vocabulary_per_word memories holding it; the vocabulary_seeds weightiest memories no
+        other source found seed (0: none; `NO_VOCABULARY` below). 20 / 0.35 / 40 / 50: LoCoMo
+        dev recall@10 80.1% -> 80.5% overall, multi-hop 55.3 -> 55.7, temporal 87.8 -> 89.0,
+        open-domain 62.7, single-hop 87.4 -> 87.7; BEAM dev 67.3% -> 67.1% (event ordering
+        23.2 -> 21.5, summarization 15.3 -> 14.9, both still above vector search's 11.1 and
+        13.0; information extraction 73.3 unchanged). Recall latency at 100,000 memories
+        (`bench/latency.py`, over HTTP): on the issue's store, where every word is held by
+        5,000 memories or more, the path ends after the nearest-word product (~0.1 ms); on a
+        store with a natural vocabulary (`--words 4`) its full-text reads (~10 words, ~9 ms)
+        took p50 49.8 -> 55.7 ms, p95 70.3 -> 91.1 ms (`HIPPOGRAPH_RECALL_VOCABULARY_SEEDS=0`
+        turns them off where that matters more than recall). Offline on the
+        same stores: 30 or 40 seeds: LoCoMo multi-hop 55.1 (20: 56.0 in that run); 80 words: as
+        40; a floor of 0.3: 55.0; 20 memories a word: 55.9; at most 4, 6 or 10 words searched
+        (cheaper on a natural vocabulary): 55.6; leaving out only what another
+        source seeded (not every hit): LoCoMo 80.3%, 55.1%, open-domain 60.4; the question's
+        own words searched too: unchanged on BEAM; 10 or 30 seeds: the same on BEAM. The
+        memories' weight added to their score (weight 1, any length): BEAM information
+        extraction 73.3 -> 78.3 (one question) but LoCoMo multi-hop 55.4 -> 52.0; only for
+        memories longer than the model reads: no change.
     fulltext_hits: full-text hits fetched to score relevance (their maximum normalizes it).
     fulltext_oversample / fulltext_max_candidates: the full-text index is shared by every
         namespace and filtered after it, so it is asked for fulltext_hits x oversample hits,
@@ -170,7 +176,7 @@ class CascadeConfig:
     min_seed_cosine: float = 0.4
     fulltext_seeds: int = 10
     speaker_seeds: int = 3
-    vocabulary_seeds: int = 0
+    vocabulary_seeds: int = 20
     vocabulary_floor: float = 0.35
     vocabulary_words: int = 40
     vocabulary_per_word: int = 50
@@ -222,7 +228,7 @@ class CascadeConfig:
 
 
 DEFAULT_CASCADE = CascadeConfig()
-# The cascade with the vocabulary seeds (the namespace's `vocabulary` job must have run).
-VOCABULARY = CascadeConfig(vocabulary_seeds=20)
+# The cascade without the vocabulary seeds (what they add: bench/locomo.py's `no-vocabulary`).
+NO_VOCABULARY = CascadeConfig(vocabulary_seeds=0)
 # The same cascade without graph expansion or query cues: what plain hybrid search gives.
 SEEDS_ONLY = CascadeConfig(depth=0, speaker_weight=0.0, time_weight=0.0, prf_weight=0.0)

@@ -13,7 +13,7 @@ from hippograph.graph import memories, transfer
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall import vocabulary as vocabulary_seeds
-from hippograph.graph.recall.recall_config import VOCABULARY
+from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.upkeep import vocabulary
@@ -37,7 +37,7 @@ ART = [
 ]
 POTTERY = ART[4]
 # Few seeds and no expansion: what the question reaches is what its seeds are.
-NARROW = replace(VOCABULARY, vector_seeds=3, depth=0)
+NARROW = replace(DEFAULT_CASCADE, vector_seeds=3, depth=0)
 
 
 def remember(rt: Runtime, ns: str, *texts: str) -> list[str]:
