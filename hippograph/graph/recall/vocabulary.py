@@ -136,8 +136,13 @@ class WordVectors:
                 pages.append(np.asarray(rows[0]["embeddings"], dtype=np.float32))
                 after = str(rows[0]["last"])
         except Exception:
-            log.warning("loading the vocabulary of %r failed; the word index serves it", ns)
+            # Tried again after min_ttl_s, not on every recall; what was held meanwhile serves.
+            log.warning("loading the vocabulary of %r failed; tried again later", ns)
             with self._lock:
+                before = self._held.get(key, Held((), None, 0.0))
+                self._held[key] = Held(
+                    before.words, before.matrix, time.monotonic() + self._min_ttl
+                )
                 self._loading.discard(key)
             return
         matrix: np.ndarray | None = None

@@ -9,12 +9,15 @@ import json
 import uuid
 from dataclasses import replace
 
+import pytest
+
 from hippograph.graph import memories, transfer
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall import vocabulary as vocabulary_seeds
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store.store import GraphError
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.upkeep import vocabulary
 from hippograph.graph.write import writepath
@@ -189,6 +192,39 @@ def test_the_vocabulary_held_in_memory_finds_what_an_exact_scan_finds(
     assert set(nearest) == set(scan) and "pottery" in nearest
     assert all(abs(nearest[w] - scan[w]) < 1e-4 for w in scan)
     assert list(nearest.values()) == sorted(nearest.values(), reverse=True)
+
+
+def test_a_failed_load_is_tried_again_later_not_on_every_recall(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    remember(runtime, namespace, "Pottery class moved to Tuesday.")
+    vocabulary.update(runtime.store, runtime.embedder, namespace)
+    read = runtime.store.read
+
+    def failing(name: str, /, **params: object) -> list[dict[str, object]]:
+        if name == "recall/vocabulary_page":
+            raise GraphError("the engine is gone")
+        return read(name, **params)
+
+    monkeypatch.setattr(runtime.store, "read", failing)
+    loader = Deferred()
+    words = vocabulary_seeds.WordVectors(loader=loader, min_ttl_s=60)
+    words.get(runtime.store, namespace)
+    loader.run()  # fails: nothing held, the index serves, no load queued until min_ttl_s
+    failed = words.get(runtime.store, namespace)
+    assert failed is not None and failed.words == () and not loader.jobs
+    # The recall itself still finds its near words, by the word index.
+    query = runtime.embedder.embed(["When is the ceramics lesson?"])[0]
+    assert "pottery" in vocabulary_seeds.near_words(runtime.store, namespace, query, NARROW)
+    # Once its wait is over, the next read queues the load again, which now succeeds.
+    soon = vocabulary_seeds.WordVectors(loader=loader, min_ttl_s=0, max_ttl_s=0)
+    soon.get(runtime.store, namespace)
+    loader.run()  # fails too
+    assert soon.get(runtime.store, namespace) is not None and len(loader.jobs) == 1
+    monkeypatch.setattr(runtime.store, "read", read)
+    loader.run()
+    held = soon.get(runtime.store, namespace)
+    assert held is not None and "pottery" in held.words
 
 
 def test_the_vocabulary_held_in_memory_is_reloaded_and_bounded(
