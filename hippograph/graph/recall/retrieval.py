@@ -140,7 +140,7 @@ def recall(
     retired |= retired_ft
     eids.update(eids_ft)
     # The vocabulary seeds need the query vector and the full-text hits (what they found is not
-    # the vocabulary's to seed), and run beside the vector search; off (the default), nothing.
+    # the vocabulary's to seed), and run beside the vector search; turned off, nothing runs.
     vocabulary_job = (
         POOL.submit(
             vocabulary_hits, store, namespace, query, set(query_words(focused)), seed_statuses,

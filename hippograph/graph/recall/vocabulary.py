@@ -6,8 +6,8 @@ nor much embedding similarity with it ("What art does Melanie make?" against "I 
 another pottery bowl"): the vector seeds miss it (the turn is about more than the bowl) and the
 full-text seeds too (no shared word). A single word embeds close to a related one (art ->
 pottery, painting), so the namespace's vocabulary (`upkeep.vocabulary`: each distinct word of its
-memories, embedded once, in a vector index of its own) is asked for the words nearest the
-question, and the memories holding them seed.
+memories, embedded once) is searched for the words nearest the question, and the memories
+holding them seed.
 
 A word's weight is ``(cosine(word, question) - floor) x rarity``, rarity ``ln(1 + N / df) /
 ln(1 + N)`` (N the namespace's active memories, df those holding the word: 1 for a word one
@@ -161,10 +161,6 @@ class WordVectors:
             while total > self._max_words and len(self._held) > 1:
                 _, dropped = self._held.popitem(last=False)
                 total -= len(dropped.words)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._held.clear()
 
 
 WORDS = WordVectors()

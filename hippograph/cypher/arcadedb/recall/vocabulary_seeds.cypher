@@ -17,4 +17,4 @@ WITH m, max(row.weight) AS weight, collect(row.word) AS words
 ORDER BY weight DESC, m.id
 LIMIT $limit
 RETURN m.id AS id, elementId(m) AS eid, m.status AS status, m.content AS content,
-       m.ft_terms AS terms, words
+       words
