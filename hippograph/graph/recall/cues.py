@@ -4,6 +4,9 @@ A question about one person ("What martial arts has John done?") names them beca
 *about* them, not because the answer repeats the name: the name is taken out of the searched
 text and becomes a speaker cue instead. Dates ("in June", "May 3, 2023", "in 2022") become
 time windows, widened afterwards because people talk about an event in the weeks after it.
+A question about what the one it is put to said before ("How did you recommend ...?", "what you
+suggested", "your advice") points at that side of the conversation (``asks_addressee``): in
+a person's memory of working with an assistant, the assistant's answers.
 """
 
 from __future__ import annotations
@@ -24,6 +27,22 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _SPACE = re.compile(r"\s+")
+# What a speaker does with advice or information, as a question reports it of "you": "did you
+# recommend", "had you said"; "you suggested", "you've mentioned"; "your advice".
+_REPORTING = (
+    "recommend", "suggest", "advise", "propose", "say", "mention", "tell", "explain", "outline",
+    "describe", "share", "note", "state", "give", "warn",
+)  # fmt: skip
+_REPORTED = (
+    "recommended", "suggested", "advised", "proposed", "said", "mentioned", "told", "explained",
+    "outlined", "described", "shared", "noted", "stated", "gave", "given", "warned",
+)  # fmt: skip
+_ADDRESSEE = re.compile(
+    rf"\b(?:did|had) you\b[^?.!,;]{{0,30}}?\b(?:{'|'.join(_REPORTING)})\b"
+    rf"|\byou(?:'ve| have| had)? (?:{'|'.join(_REPORTED)})\b"
+    r"|\byour (?:advice|recommendations?|suggestions?|proposals?|tips?|explanation)\b",
+    re.IGNORECASE,
+)
 Window = tuple[datetime, datetime]
 
 
@@ -43,6 +62,13 @@ def focus(query: str, speakers: Iterable[str]) -> tuple[str, frozenset[str]]:
         text = re.sub(rf"\b{re.escape(name)}(?:'s)?\b", " ", text, flags=re.IGNORECASE)
     text = _SPACE.sub(" ", text).strip()
     return (text or query), named
+
+
+def asks_addressee(query: str) -> bool:
+    """Whether ``query`` asks what the one it is put to said or advised before (past tense:
+    "How did you recommend ...", "what you suggested"; not a request such as "What would you
+    suggest?", whose answer is to come)."""
+    return _ADDRESSEE.search(query) is not None
 
 
 def date_windows(query: str, slack_days: int) -> list[Window]:

@@ -1,6 +1,7 @@
-"""One ranking of every candidate: relevance + activation + speaker and date cues (less a little
-for a memory that asks a question), x recency boost x confidence x importance; then, within a
-session, what was surfaced already is held back unless it still ranks near the top.
+"""One ranking of every candidate: relevance + activation + speaker, addressee and date cues
+(less a little for a memory that asks a question), x recency boost x confidence x importance;
+then, within a session, what was surfaced already is held back unless it still ranks near the
+top.
 
 The confidence ranking reads (recall/scores and recall/expand) is the decayed one, but never
 below the memory's stated confidence (``initial_confidence``, moved by feedback, x trust): age
@@ -47,6 +48,7 @@ class Scored:
     length: float
     restated: float
     asks: float
+    addressee: float
 
     @property
     def explanation(self) -> Explanation:
@@ -68,6 +70,7 @@ class Scored:
             length=self.length,
             restated=self.restated,
             asks=self.asks,
+            addressee=self.addressee,
         )
 
 
@@ -77,12 +80,15 @@ def rank(
     fulltext: dict[str, float],
     named: frozenset[str],
     restates: frozenset[str],
+    addressed: frozenset[str],
     context: str,
     request: RecallRequest,
     config: CascadeConfig,
     statuses: list[str],
 ) -> tuple[list[Scored], float]:
-    """Score the candidates from their `recall/scores` rows, best first."""
+    """Score the candidates from their `recall/scores` rows, best first. ``named``: the speakers
+    the context names; ``restates``: the restating speakers (``restating``); ``addressed``: the
+    speaker the context asks about as "you" (``CascadeConfig.addressee_weight``), or none."""
     top_ft = max(fulltext.values(), default=0.0)
     windows = cues.WindowIndex(
         cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
@@ -104,6 +110,7 @@ def rank(
         said_by = {t[len(SPEAKER_TAG) :] for t in row["speakers"] or ()}
         speaker = 1.0 if len(named) == 1 and said_by & named else 0.0
         restated = config.restating_activation if said_by and said_by <= restates else 1.0
+        addressee = config.addressee_weight if said_by & addressed else 0.0
         when = 1.0 if windows and parse_iso(row["created_at"]) in windows else 0.0
         recency = recency_boost(row["last_accessed"], now, config)
         confidence = float(row["confidence"] or 0.0)
@@ -113,6 +120,7 @@ def rank(
             rel
             + config.activation_weight * trace.received * length * restated
             + config.speaker_weight * speaker
+            + addressee
             + config.time_weight * when
             - asks
         )
@@ -133,6 +141,7 @@ def rank(
                 length=length,
                 restated=restated,
                 asks=asks,
+                addressee=addressee,
             )
         )
     scored.sort(key=lambda r: (-r.score, r.id))

@@ -65,6 +65,9 @@ class Explanation:
     restated: float = 1.0
     # What the score lost for a memory that asks a question (CascadeConfig.question_discount).
     asks: float = 0.0
+    # What the score gained as said by the one the context asks about as "you"
+    # (CascadeConfig.addressee_weight).
+    addressee: float = 0.0
 
 
 @dataclass(frozen=True, kw_only=True)

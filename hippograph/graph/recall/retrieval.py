@@ -1,6 +1,8 @@
 """Recall: the retrieval cascade.
 
-1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`).
+1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`);
+   a question about what "you" said before names the assistant where one speaker restates
+   (`cues.asks_addressee`).
 2. Hybrid seeds: vector-index top-N (cosine floor; the nearest N when none clears it) plus
    full-text hits (a word the namespace rarely holds in the asked form is searched in its
    other forms too), and when the context names one speaker, that speaker's nearest memories
@@ -116,10 +118,19 @@ def recall(
     speakers = _SPEAKERS.get((store, namespace))
     restates = (
         restating(_LENGTHS.get((store, namespace)), config)
-        if config.restating_activation < 1
+        if config.restating_activation < 1 or config.addressee_weight > 0
         else frozenset()
     )
     focused, named = cues.focus(context, speakers)
+    # "you" in a question about what was said before: the one restating speaker (an assistant).
+    addressed = (
+        restates
+        if config.addressee_weight > 0
+        and len(restates) == 1
+        and not named
+        and cues.asks_addressee(context)
+        else frozenset()
+    )
     seed_statuses = [*statuses, "superseded"]
     # Neither the full-text seeds nor the negative rules need the query vector: the engine
     # answers them while the model embeds the query (ONNX Runtime and the driver release the
@@ -208,7 +219,9 @@ def recall(
     if hidden_job is not None:
         hidden = hidden_job.result()
         rows = [r for r in rows if r["id"] not in hidden]
-    ranked, best = rank(rows, traces, fulltext, named, restates, context, request, config, statuses)
+    ranked, best = rank(
+        rows, traces, fulltext, named, restates, addressed, context, request, config, statuses
+    )
     flagged = flagged_job.result()
     chosen, reset = session_filter(store, namespace, request, query, ranked, k, config)
     items = materialize(store, namespace, chosen, embedding, scoring.pairs([c.id for c in chosen]))

@@ -30,3 +30,25 @@ def test_a_month_without_a_year_matches_that_month_of_any_year() -> None:
     assert datetime(2023, 6, 1, tzinfo=UTC) not in index
     assert datetime(2023, 4, 30, 23, tzinfo=UTC) not in index
     assert not cues.WindowIndex(cues.date_windows("what does Ada drink?", 31))
+
+
+def test_a_question_about_what_you_said_before_asks_the_addressee() -> None:
+    for asked in (
+        "How did you recommend managing the flow of requests?",
+        "What approach did you recommend for weaving keywords into my resume?",
+        "Which library had you suggested for the charts?",
+        "Remind me what you suggested for the retries.",
+        "What have you mentioned about caching?",
+        "What was your advice on the deadline?",
+        "Did you say the API key goes in an environment variable?",
+    ):
+        assert cues.asks_addressee(asked), asked
+    for other in (
+        "What would you suggest for the retries?",  # a request: its answer is to come
+        "Can you explain how to calculate the probability?",
+        "What did I mention about my profession?",
+        "What did Caroline recommend to Melanie?",
+        "Did you know the deadline moved?",
+        "I told you my sister is visiting.",
+    ):
+        assert not cues.asks_addressee(other), other

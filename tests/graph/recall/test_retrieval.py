@@ -698,6 +698,55 @@ def test_activation_into_a_restating_speaker_counts_for_less(
     assert all(i.explanation is not None and i.explanation.restated == 1.0 for i in plain.items)
 
 
+def test_a_question_about_what_you_said_points_at_the_restating_speaker(
+    runtime: Runtime, namespace: str
+) -> None:
+    """In a person's chat with an assistant, "How did you recommend ...?" asks about the
+    assistant's answers: they get addressee_weight, the person's messages nothing. A request
+    ("What would you suggest ...?") is not a question about what was said."""
+    ids = converse(runtime, namespace, PROJECT_CHAT)
+    weight = DEFAULT_CASCADE.addressee_weight
+    assert weight > 0
+    asked = "How did you recommend handling the weather API's rate limit?"
+    result = recall(runtime, namespace, asked, k=4, explain=True)
+    found = {i.memory.id: i.explanation for i in result.items}
+    assert set(found) == set(ids)
+    for memory_id, (who, _) in zip(ids, PROJECT_CHAT, strict=True):
+        e = found[memory_id]
+        assert e is not None
+        assert e.addressee == (weight if who == "Assistant" else 0.0)
+        assert e.score == pytest.approx(
+            (e.relevance + 0.6 * e.activation * e.length * e.restated + e.addressee + 0.1 * e.time)
+            * e.recency
+            * e.confidence
+            * (1 + 0.1 * e.importance)
+        )
+    # The answer that holds the advice comes first, ahead of the message it answers, which
+    # leads without the cue (it shares the question's words and takes the answer's activation).
+    assert result.items[0].memory.id == ids[1]
+    plain = recall(
+        runtime, namespace, asked, k=4, config=replace(DEFAULT_CASCADE, addressee_weight=0.0)
+    )
+    assert plain.items[0].memory.id == ids[0]
+    for context, config in (
+        ("What would you suggest for the weather API's rate limit?", DEFAULT_CASCADE),
+        (asked, replace(DEFAULT_CASCADE, addressee_weight=0.0)),
+        # A speaker named: the speaker cue, not "you", says whose turns count.
+        ("How did you recommend the User handle the rate limit?", DEFAULT_CASCADE),
+    ):
+        other = recall(runtime, namespace, context, k=4, explain=True, config=config)
+        assert len(other.items) == 4
+        assert all(i.explanation is not None and i.explanation.addressee == 0 for i in other.items)
+
+
+def test_without_a_restating_speaker_you_names_no_one(runtime: Runtime, namespace: str) -> None:
+    """Between speakers who talk alike "you" could be either of them: no addressee."""
+    converse(runtime, namespace)
+    result = recall(runtime, namespace, "What did you recommend for the trip?", k=5, explain=True)
+    assert result.items
+    assert all(i.explanation is not None and i.explanation.addressee == 0 for i in result.items)
+
+
 def test_speakers_who_talk_alike_are_not_restating(runtime: Runtime, namespace: str) -> None:
     converse(runtime, namespace)
     result = recall(runtime, namespace, "Where is Jon travelling?", k=5, explain=True)
