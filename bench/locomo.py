@@ -12,8 +12,10 @@ names its own). Then graph formation runs (tags were inferred at write time; con
 linked). Every question except category 5 and those without evidence is asked through
 `recall` with k=10. Baselines, on the memories as stored (contents and embeddings read back
 from the graph): dense vector only (exact), BM25, and their reciprocal-rank fusion. Ablations,
-the same `recall` on the same engine: ``no-expand`` (no graph expansion) and ``seeds-only``
-(hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker or date cues).
+the same `recall` on the same engine: ``no-vocabulary`` (no vocabulary seeds), ``no-addressee``
+(no addressee cue: "you" in a question to an assistant's memory), ``no-expand`` (no graph
+expansion) and ``seeds-only`` (hybrid seeds alone: no expansion, no pseudo-relevance
+feedback, no speaker, addressee or date cues).
 Recalls ask for the nearest memories even when nothing clears the relevance floor
 (``include_gap``): the bench measures the ranking, not the gap threshold. Post-retrieval
 maintenance is not run during the evaluation, so questions cannot leak into each
@@ -58,6 +60,7 @@ K = 10
 # Ablations of the real cascade, asked in the same run on the same memories.
 ABLATIONS = {
     "no-vocabulary": NO_VOCABULARY,
+    "no-addressee": replace(DEFAULT_CASCADE, addressee_weight=0.0),
     "no-expand": replace(DEFAULT_CASCADE, depth=0),
     "seeds-only": SEEDS_ONLY,
 }
