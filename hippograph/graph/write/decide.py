@@ -20,7 +20,12 @@ new value of a single-valued attribute (employer: "works at"; home: "lives in", 
 a proper name, stated of the text's own subject, with a change cue ("now", "moved", "no
 longer"), against a short target stating the same attribute of the same subject. UPDATE needs
 an explicit correction (provenance ``user_corrected``, type ``correction``) or a correction cue
-("actually", "not Jon, but") in a text that restates most of its target. Two turns are one
+("actually", "not Jon, but") in a text that restates most of its target. A correction by cue
+and a contradiction also need a short target (``statements.retirable``): the target's text
+leaves recall, rewritten or, once consolidation resolves the contradiction, superseded; in
+an assistant's chat, answers of several kilobytes hold an "actually" and a negation somewhere
+and share most words (BEAM dev: 12 such rewrites and 32 contradictions between long turns,
+each hiding an answer). Two turns are one
 memory (NOOP) only when they hold nearly the same words. On the five LoCoMo
 dev conversations the earlier cue-only rules superseded 95 of 2,760 turns (``bench/
 write_decisions.py``). Its thresholds
@@ -58,6 +63,7 @@ from hippograph.graph.write.statements import (
     is_turn,
     names,
     restates,
+    retirable,
     said_again,
     subject,
 )
@@ -148,7 +154,9 @@ class OfflineDecider:
                 if n.cosine >= UPDATE_MIN and (
                     explicit
                     or (
-                        _compatible(subject(text), subject(n.content)) and restates(text, n.content)
+                        _compatible(subject(text), subject(n.content))
+                        and restates(text, n.content)
+                        and retirable(n.content)
                     )
                 ):
                     return self._made("UPDATE", n, "a correction of a close memory")
@@ -158,7 +166,7 @@ class OfflineDecider:
         mine = subject(text)
         close = [n for n in close if _compatible(mine, subject(n.content))]
         for n in close:
-            if n.cosine >= CONTRADICT_MIN and contradicts(text, n.content):
+            if n.cosine >= CONTRADICT_MIN and retirable(n.content) and contradicts(text, n.content):
                 return self._made("CONTRADICT", n, "states the opposite of a very similar memory")
         for n in close:
             if (

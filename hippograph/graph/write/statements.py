@@ -21,7 +21,8 @@ RESTATES_MIN = 0.6
 # the other's words: said again later is a new turn, whatever its embedding.
 SAME_TURN_MIN = 0.8
 # A memory superseded must be about little else: at most this many words (the rest of a long
-# conversation turn would vanish with it).
+# conversation turn would vanish with it). The same holds for a memory a correction rewrites or
+# a contradiction may retire (``retirable``).
 SUPERSEDED_MAX_WORDS = 30
 # A contradiction says mostly the same words (roots, both ways).
 CONTRADICT_MIN_OVERLAP = 0.6
@@ -181,6 +182,15 @@ def _word_set(text: str) -> frozenset[str]:
 @_feature
 def _word_count(text: str) -> int:
     return len(_tokens(text))
+
+
+def retirable(text: str) -> bool:
+    """Whether a memory is about little enough that a decision may take its text out of recall
+    (a correction rewrites it, a contradiction's resolution supersedes it): at most
+    ``SUPERSEDED_MAX_WORDS`` words. A long conversation turn holds much besides the one
+    statement: an assistant's plan with an "actually" in it is no correction of the previous
+    plan, and two answers of several kilobytes share most words and some negation."""
+    return _word_count(text) <= SUPERSEDED_MAX_WORDS
 
 
 def overlap(candidate: str, other: str) -> float:

@@ -37,6 +37,24 @@ def endpoint() -> Iterator[Endpoint]:
     yield from serve()
 
 
+# Two plans an assistant gave for one project, a week apart (about 70 words each).
+PLAN_A = (
+    "Here is a plan for your personal statement. March 15: write the first draft, covering "
+    "your background, your experience in production and your goals. March 25: review the "
+    "draft and ask Tanya for feedback. April 5: finish the second draft and edit it for the "
+    "scholarship and the visa application. April 15: final review. April 20: submit the "
+    "scholarship application, then the visa application a week later. Skip the optional "
+    "essay if time runs short."
+)
+PLAN_B = (
+    "Actually, let's plan the personal statement around the deadlines. March 15: start the "
+    "first draft with your background, your experience in production and your goals. March "
+    "25: review the draft and ask Tanya and Bryan for feedback. April 5: finish the second "
+    "draft for the scholarship and the visa application. April 15: final review. April 20: "
+    "submit the scholarship application, the visa application a week later."
+)
+
+
 def n(id: str, content: str, cosine: float, memory_type: str = "fact") -> Neighbour:
     return Neighbour(
         id=id, content=content, memory_type=memory_type, cosine=cosine, overlap=0.5,
@@ -131,6 +149,19 @@ def c(content: str, provenance: str = "user_stated", memory_type: str = "fact") 
             0.62,
             "ADD",
         ),  # too much would vanish
+        # An assistant's long answers: a later plan with an "actually" in it restates most
+        # words of the earlier one, but corrects nothing in it, and the two answers share most
+        # words and a negation. Rewriting or retiring the earlier one would hide all it says.
+        (f"Assistant: {PLAN_B}", f"Assistant: {PLAN_A}", 0.72, "ADD"),
+        (f"Assistant: {PLAN_A} Do not skip the review.", f"Assistant: {PLAN_A}", 0.97, "ADD"),
+        # The same words in a short statement still correct and contradict.
+        (
+            "Actually, the review is on March 25, not March 20",
+            "The review is on March 20",
+            0.9,
+            "UPDATE",
+        ),
+        ("Assistant: Do not skip the review", "Assistant: Skip the review", 0.9, "CONTRADICT"),
     ],
 )
 def test_offline_decider_is_conservative(
@@ -274,6 +305,27 @@ def test_ordinary_turns_stay_memories_of_their_own(rt: Runtime, namespace: str) 
     )  # fmt: skip
     assert [r.action for r in results] == ["ADD"] * len(turns)
     assert sorted(m.content for m in active(rt, namespace)) == sorted(turns)
+
+
+def test_an_assistants_long_answers_stay_memories_of_their_own(rt: Runtime, namespace: str) -> None:
+    """A later plan that says "actually" and restates most of the earlier one, and an answer
+    that repeats a plan with a "do not": through the write path each is a memory of its own,
+    with its own turn; the earlier plan stays in recall, neither rewritten nor flagged."""
+    turns = [
+        f"Assistant: {PLAN_A}",
+        f"Assistant: {PLAN_B}",
+        f"Assistant: {PLAN_A} Do not skip the review.",
+    ]
+    results = remember(
+        rt, namespace,
+        *[NewMemory(content=t, provenance="observed", source=Source(session_id="s",
+                                                                     messages=f"D1:{i}"))
+          for i, t in enumerate(turns)],
+    )  # fmt: skip
+    assert [r.action for r in results] == ["ADD"] * len(turns)
+    kept = {m.content: m.source.messages for m in active(rt, namespace)}
+    assert kept == {t: f"D1:{i}" for i, t in enumerate(turns)}
+    assert not any(history.history(rt.store, namespace, r.memory.id).contradicts for r in results)
 
 
 def test_correction_leaves_no_active_memory_with_the_wrong_name(
