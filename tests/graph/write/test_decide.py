@@ -284,6 +284,16 @@ def test_a_move_supersedes_the_old_home_and_a_new_job_the_old_one(
     }
 
 
+def observed(turns: list[str]) -> list[NewMemory]:
+    """``turns`` as one session's observed turns, D1:0, D1:1, ..."""
+    return [
+        NewMemory(
+            content=t, provenance="observed", source=Source(session_id="s", messages=f"D1:{i}")
+        )
+        for i, t in enumerate(turns)
+    ]
+
+
 def test_ordinary_turns_stay_memories_of_their_own(rt: Runtime, namespace: str) -> None:
     """LoCoMo-like turns, one memory each through the write path: two puppies, two trips,
     encouragements said twice, a new hobby after an old one; none supersedes or merges."""
@@ -297,12 +307,7 @@ def test_ordinary_turns_stay_memories_of_their_own(rt: Runtime, namespace: str) 
         "Jon: Thanks! I won't quit, no matter what. Your encouragement motivates me.",
         "Melanie: I joined a pottery class last week and I'm now making bowls.",
     ]
-    results = remember(
-        rt, namespace,
-        *[NewMemory(content=t, provenance="observed", source=Source(session_id="s",
-                                                                     messages=f"D1:{i}"))
-          for i, t in enumerate(turns)],
-    )  # fmt: skip
+    results = remember(rt, namespace, *observed(turns))
     assert [r.action for r in results] == ["ADD"] * len(turns)
     assert sorted(m.content for m in active(rt, namespace)) == sorted(turns)
 
@@ -316,12 +321,7 @@ def test_an_assistants_long_answers_stay_memories_of_their_own(rt: Runtime, name
         f"Assistant: {PLAN_B}",
         f"Assistant: {PLAN_A} Do not skip the review.",
     ]
-    results = remember(
-        rt, namespace,
-        *[NewMemory(content=t, provenance="observed", source=Source(session_id="s",
-                                                                     messages=f"D1:{i}"))
-          for i, t in enumerate(turns)],
-    )  # fmt: skip
+    results = remember(rt, namespace, *observed(turns))
     assert [r.action for r in results] == ["ADD"] * len(turns)
     kept = {m.content: m.source.messages for m in active(rt, namespace)}
     assert kept == {t: f"D1:{i}" for i, t in enumerate(turns)}
