@@ -18,7 +18,9 @@ belongs to one group and is retired at most once per run. Per group:
 - UPDATE: the older text was wrong; it is archived into the newer one the same way;
 - SUPERSEDE: the newer ``SUPERSEDES`` the older, kept as history;
 - CONTRADICT: the newer wins (the older is superseded, the edge marked resolved) unless it is
-  less trusted by more than ``CONTRADICTION_MARGIN`` confidence; then both stay, flagged.
+  less trusted by more than ``CONTRADICTION_MARGIN`` confidence, or the older is too long to
+  retire (``statements.retirable``: all else it says would leave recall with it); then both
+  stay, flagged.
 
 Weak memories (confidence < 0.05 and strength <= 1 by default) outside every group are archived,
 never deleted. Groups are applied up to ``BATCH`` to a transaction, which first checks their

@@ -24,7 +24,7 @@ from hippograph.graph.write.decide import (
     Neighbour,
     OfflineDecider,
 )
-from hippograph.graph.write.statements import memoized, overlap
+from hippograph.graph.write.statements import memoized, overlap, retirable
 
 PAGE = 2000
 CONTRADICTION_MARGIN = 0.15
@@ -251,6 +251,11 @@ def _operation(new: Mem, old: Mem, decision: Decision) -> Operation:
     newer, older = (
         (new, old) if (new.created_at, new.id) >= (old.created_at, old.id) else (old, new)
     )
+    if not retirable(older.content):
+        # Superseding a long memory would take all else it says out of recall with it (a
+        # contradiction flagged between two long turns before the write path stopped doing so).
+        reason = f"contradiction, left for a person (the older says too much to retire): {why}"
+        return _op("flag", newer, older, reason, decision)
     if newer.confidence >= older.confidence - CONTRADICTION_MARGIN:
         return _op("resolve", newer, older, f"contradiction, newer wins: {why}", decision)
     return _op("flag", newer, older, f"contradiction, left for a person: {why}", decision)

@@ -24,6 +24,7 @@ from hippograph.graph.write.decide import CONSIDER_MIN, Candidate, Decision, LLM
 from hippograph.graph.write.writepath import commit
 from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, remember, turn
+from tests.graph.write.test_decide import PLAN_A
 
 EAGER = ConsolidationConfig(min_interval_s=0, min_new_facts=0)
 
@@ -146,6 +147,40 @@ def test_open_contradiction_is_resolved_newer_wins(rt: Runtime, namespace: str) 
     assert [m.id for m in active(rt, namespace)] == [new.memory.id]
     [edge] = history.history(rt.store, namespace, new.memory.id).contradicts
     assert edge.id == old.memory.id and edge.resolved
+
+
+class Contradicting:
+    """Flags every new fact as contradicting ``target``, as the write path once did between an
+    assistant's long answers."""
+
+    name = "contradicting"
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def decide(self, candidate: Candidate, neighbours: Sequence[Neighbour]) -> Decision:
+        return Decision(action="CONTRADICT", target=self.target, reason="test", decider=self.name)
+
+
+def test_an_open_contradiction_with_a_long_memory_is_left_flagged(
+    rt: Runtime, namespace: str
+) -> None:
+    """A contradiction whose older side is a long turn is not resolved by superseding it: all
+    else it says would leave recall too. Both stay active, the edge open for a person."""
+    [plan] = add(rt, namespace, f"Assistant: {PLAN_A}")
+    [again] = [
+        o.memory_id or ""
+        for o in commit(
+            rt.store, rt.embedder, namespace,
+            [NewMemory(content=f"Assistant: {PLAN_A} Do not skip the review.")],
+            source="remember", decider=Contradicting(plan),
+        )
+    ]  # fmt: skip
+    report = run(rt, namespace)
+    assert (report.counts["resolve"], report.counts["flag"]) == (0, 1)
+    assert {m.id for m in active(rt, namespace)} == {plan, again}
+    [edge] = history.history(rt.store, namespace, again).contradicts
+    assert edge.id == plan and not edge.resolved
 
 
 def fade(rt: Runtime, memory_id: str, *, base: float | None = None) -> None:
