@@ -49,6 +49,7 @@ import numpy as np
 
 from hippograph.graph.recall import termstats
 from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write import fulltext
@@ -102,7 +103,7 @@ class WordVectors:
     ) -> None:
         self._loader = loader
         self._max_words, self._per_namespace, self._page = max_words, per_namespace, page
-        self._cost_ratio, self._min_ttl, self._max_ttl = cost_ratio, min_ttl_s, max_ttl_s
+        self._lifetime = Lifetime(cost_ratio, min_ttl_s, max_ttl_s)
         self._held: OrderedDict[tuple[Store, str], Held] = OrderedDict()
         self._loading: set[tuple[Store, str]] = set()
         self._lock = threading.Lock()
@@ -141,7 +142,7 @@ class WordVectors:
             with self._lock:
                 before = self._held.get(key, Held((), None, 0.0))
                 self._held[key] = Held(
-                    before.words, before.matrix, time.monotonic() + self._min_ttl
+                    before.words, before.matrix, time.monotonic() + self._lifetime.min_s
                 )
                 self._loading.discard(key)
             return
@@ -152,7 +153,7 @@ class WordVectors:
             matrix = np.vstack(pages)
             matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
         now = time.monotonic()
-        ttl = min(self._max_ttl, max(self._min_ttl, self._cost_ratio * (now - started)))
+        ttl = self._lifetime.of(now - started)
         with self._lock:
             self._held[key] = Held(tuple(words), matrix, now + ttl)
             self._held.move_to_end(key)

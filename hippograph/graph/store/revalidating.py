@@ -14,12 +14,26 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Lifetime:
+    """How long a value that took ``elapsed`` seconds to get is kept: ``cost_ratio`` x elapsed,
+    within [min_s, max_s] (here, and for recall's vocabularies held in memory)."""
+
+    cost_ratio: float
+    min_s: float
+    max_s: float
+
+    def of(self, elapsed: float) -> float:
+        return min(self.max_s, max(self.min_s, self.cost_ratio * elapsed))
 
 
 class Revalidating(Generic[K, V]):
@@ -43,7 +57,7 @@ class Revalidating(Generic[K, V]):
     ) -> None:
         self._compute = compute
         self._refresh = refresh
-        self._cost_ratio, self._min_ttl, self._max_ttl = cost_ratio, min_ttl_s, max_ttl_s
+        self._lifetime = Lifetime(cost_ratio, min_ttl_s, max_ttl_s)
         self._max_keys = max_keys
         self._values: dict[K, tuple[float, V]] = {}  # key -> (expires at, value)
         self._refreshing: set[K] = set()
@@ -77,7 +91,7 @@ class Revalidating(Generic[K, V]):
                 self._refreshing.discard(key)
             raise
         now = time.monotonic()
-        ttl = min(self._max_ttl, max(self._min_ttl, self._cost_ratio * (now - started)))
+        ttl = self._lifetime.of(now - started)
         with self._lock:
             if len(self._values) >= self._max_keys:
                 self._values.clear()

@@ -388,7 +388,7 @@ def changes(text: str, other: str) -> bool:
     subject: both state it of their own subject, ``text`` says it changed (a change cue, a
     change verb such as "moved", or the attribute's end), and the values differ (or, for an
     end, are the same). ``other`` must be short: what else it says would vanish with it."""
-    if subject(text) != subject(other) or _word_count(other) > SUPERSEDED_MAX_WORDS:
+    if subject(text) != subject(other) or not retirable(other):
         return False
     mine, theirs = attributes(text), attributes(other)
     if not mine or not theirs:

@@ -17,6 +17,7 @@ from hippograph.graph.model import NewMemory, Source, to_iso
 from hippograph.graph.recall import expand, retrieval
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write import formation, writepath
 from tests.conftest import wipe
@@ -426,8 +427,7 @@ def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
     remember(runtime, namespace, NewMemory(content="Cy tunes pianos"))
     assert expand.active_count(runtime.store, namespace) == 1  # not expired: kept
     sizes = expand.SIZES
-    monkeypatch.setattr(sizes, "_min_ttl", 0.0)
-    monkeypatch.setattr(sizes, "_cost_ratio", 0.0)
+    monkeypatch.setattr(sizes, "_lifetime", Lifetime(0.0, 0.0, sizes._lifetime.max_s))
     sizes._values[(runtime.store, namespace)] = (0.0, 1)  # expire it
     remember(runtime, namespace, NewMemory(content="Ben repairs old clocks"))
     assert expand.active_count(runtime.store, namespace) == 1  # stale, refreshing
