@@ -13,9 +13,11 @@ linked). Every question except category 5 and those without evidence is asked th
 `recall` with k=10. Baselines, on the memories as stored (contents and embeddings read back
 from the graph): dense vector only (exact), BM25, and their reciprocal-rank fusion. Ablations,
 the same `recall` on the same engine: ``no-vocabulary`` (no vocabulary seeds), ``no-addressee``
-(no addressee cue: "you" in a question to an assistant's memory), ``no-expand`` (no graph
-expansion) and ``seeds-only`` (hybrid seeds alone: no expansion, no pseudo-relevance
-feedback, no speaker, addressee or date cues).
+(no addressee cue: "you" in a question to an assistant's memory), ``framed`` (the frame that
+reports a turn, "did I mention", left in the searched text), ``no-anchors`` (activation may push
+the best direct matches out of the top k), ``no-expand`` (no graph expansion) and
+``seeds-only`` (hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker,
+addressee or date cues).
 Recalls ask for the nearest memories even when nothing clears the relevance floor
 (``include_gap``): the bench measures the ranking, not the gap threshold. Post-retrieval
 maintenance is not run during the evaluation, so questions cannot leak into each
@@ -61,6 +63,8 @@ K = 10
 ABLATIONS = {
     "no-vocabulary": NO_VOCABULARY,
     "no-addressee": replace(DEFAULT_CASCADE, addressee_weight=0.0),
+    "framed": replace(DEFAULT_CASCADE, unframe=False),
+    "no-anchors": replace(DEFAULT_CASCADE, anchors=0),
     "no-expand": replace(DEFAULT_CASCADE, depth=0),
     "seeds-only": SEEDS_ONLY,
 }

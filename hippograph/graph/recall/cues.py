@@ -7,6 +7,9 @@ time windows, widened afterwards because people talk about an event in the weeks
 A question about what the one it is put to said before ("How did you recommend ...?", "what you
 suggested", "your advice") points at that side of the conversation (``asks_addressee``): in
 a person's memory of working with an assistant, the assistant's answers.
+A question about a conversation reports what was said ("What profession did I mention I work
+in?", "When did I say I would meet her?"): the reporting frame ("did I mention") tells how the
+fact came up, not what it is about, and leaves the searched text (``unframe``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _SPACE = re.compile(r"\s+")
+_WORDLIKE = re.compile(r"\w")
 # What a speaker does with advice or information, as a question reports it of "you": "did you
 # recommend", "had you said"; "you suggested", "you've mentioned"; "your advice".
 _REPORTING = (
@@ -41,6 +45,25 @@ _ADDRESSEE = re.compile(
     rf"\b(?:did|had) you\b[^?.!,;]{{0,30}}?\b(?:{'|'.join(_REPORTING)})\b"
     rf"|\byou(?:'ve| have| had)? (?:{'|'.join(_REPORTED)})\b"
     r"|\byour (?:advice|recommendations?|suggestions?|proposals?|tips?|explanation)\b",
+    re.IGNORECASE,
+)
+# Verbs of saying, as a question reports a turn of the conversation: "did I mention", "have you
+# told me", "I said", "we discussed". Not the verbs of advice ("did you recommend"): those carry
+# what a question asks for (the advice), and the addressee cue reads them.
+_SAYING = (
+    "mention", "say", "tell", "talk", "discuss", "note", "state", "share", "bring up",
+    "mentioned", "said", "told", "talked", "discussed", "noted", "stated", "shared", "brought up",
+)  # fmt: skip
+_SAYING_ALTERNATIVES = "|".join(verb.replace(" ", r"\s+") for verb in _SAYING)
+# An auxiliary with or without its subject ("did I mention"; "has mentioned" once the speaker
+# cue took the name out), or a subject with or without an auxiliary ("I said", "you've told"),
+# then the verb and whom it was said to ("told you", "said to me").
+_FRAME = re.compile(
+    r"\b(?:(?:did|do|does|have|has|had)\s+(?:(?:i|you|we|he|she|they)\s+)?"
+    r"|(?:i|you|we|he|she|they)(?:'ve|\s+have|\s+had)?\s+)"
+    r"(?:ever\s+|just\s+|already\s+|previously\s+|first\s+)?"
+    rf"(?:{_SAYING_ALTERNATIVES})\b"
+    r"(?:\s+(?:to\s+|with\s+)?(?:you|me)\b)?",
     re.IGNORECASE,
 )
 Window = tuple[datetime, datetime]
@@ -62,6 +85,15 @@ def focus(query: str, speakers: Iterable[str]) -> tuple[str, frozenset[str]]:
         text = re.sub(rf"\b{re.escape(name)}(?:'s)?\b", " ", text, flags=re.IGNORECASE)
     text = _SPACE.sub(" ", text).strip()
     return (text or query), named
+
+
+def unframe(query: str) -> str:
+    """``query`` without the frame that reports a turn ("did I mention", "I said", "have you
+    told me"): "What profession did I mention I work in?" searches "What profession I work in?".
+    Said to a memory of a conversation, those words match every turn that reports something
+    ("as you mentioned, ..."), and pull the question's embedding toward them."""
+    text = _SPACE.sub(" ", _FRAME.sub(" ", query)).strip()
+    return text if _WORDLIKE.search(text) else query
 
 
 def asks_addressee(query: str) -> bool:

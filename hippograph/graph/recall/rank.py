@@ -1,6 +1,7 @@
 """One ranking of every candidate: relevance + activation + speaker, addressee and date cues
 (less a little for a memory that asks a question), x recency boost x confidence x importance;
-then, within a session, what was surfaced already is held back unless it still ranks near the
+the best few by that score without the activation are kept in the top k (``anchored``); then,
+within a session, what was surfaced already is held back unless it still ranks near the
 top.
 
 The confidence ranking reads (recall/scores and recall/expand) is the decayed one, but never
@@ -49,6 +50,7 @@ class Scored:
     restated: float
     asks: float
     addressee: float
+    direct: float  # the score without the activation received (``anchored``)
 
     @property
     def explanation(self) -> Explanation:
@@ -116,15 +118,17 @@ def rank(
         confidence = float(row["confidence"] or 0.0)
         importance = float(row["importance"] or 0.0)
         asks = config.question_discount if row["asks"] else 0.0
+        received = config.activation_weight * trace.received * length * restated
         base = (
             rel
-            + config.activation_weight * trace.received * length * restated
+            + received
             + config.speaker_weight * speaker
             + addressee
             + config.time_weight * when
             - asks
         )
-        score = base * recency * confidence * (1 + config.importance_weight * importance)
+        factor = recency * confidence * (1 + config.importance_weight * importance)
+        score = base * factor
         scored.append(
             Scored(
                 id=memory_id,
@@ -142,10 +146,24 @@ def rank(
                 restated=restated,
                 asks=asks,
                 addressee=addressee,
+                direct=(base - received) * factor,
             )
         )
     scored.sort(key=lambda r: (-r.score, r.id))
     return scored, best
+
+
+def anchored(ranked: list[Scored], k: int, anchors: int) -> list[Scored]:
+    """``ranked`` with its ``anchors`` best candidates by their own score (``Scored.direct``:
+    relevance and cues, without the activation received) inside the first ``k``: activation may
+    reorder the top k, not push out what the question itself finds best. The other places of
+    the top k go to the best of the rest; the top k, and what follows, keep their order."""
+    if anchors <= 0 or len(ranked) <= k:
+        return ranked
+    best = {r.id for r in sorted(ranked, key=lambda r: (-r.direct, r.id))[: min(anchors, k)]}
+    others = [r.id for r in ranked if r.id not in best][: k - len(best)]
+    chosen = best.union(others)
+    return [r for r in ranked if r.id in chosen] + [r for r in ranked if r.id not in chosen]
 
 
 def restating(lengths: dict[str, float], config: CascadeConfig) -> frozenset[str]:

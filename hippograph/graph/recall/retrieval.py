@@ -1,7 +1,8 @@
 """Recall: the retrieval cascade.
 
-1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`);
-   a question about what "you" said before names the assistant where one speaker restates
+1. Focus: speakers the context names become a cue and leave the searched text (`cues.focus`),
+   and so does the frame that reports a turn ("did I mention": `cues.unframe`); a question
+   about what "you" said before names the assistant where one speaker restates
    (`cues.asks_addressee`).
 2. Hybrid seeds: vector-index top-N (cosine floor; the nearest N when none clears it) plus
    full-text hits (a word the namespace rarely holds in the asked form is searched in its
@@ -17,7 +18,9 @@
    edges, activation decaying per hop, fan-out bounded per node, hubs skipped.
 5. One ranking: relevance + activation + cues, x recency boost x confidence x importance; a
    memory longer than the model reads has its full-text part and activation discounted, and
-   so has the activation of a restating speaker's memories (`rank.restating`).
+   so has the activation of a restating speaker's memories (`rank.restating`); the best
+   candidates by their own score stay in the top k whatever activation the others received
+   (`rank.anchored`).
 
 A superseded seed is replaced by its active successor; archived memories stay out unless asked
 for; negative memories whose trigger patterns match the context are always surfaced, flagged.
@@ -37,7 +40,7 @@ from hippograph.graph.model import MEMORY_TYPES, STATUSES
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.expand import Scoring, active_count, expand, score
-from hippograph.graph.recall.rank import rank, restating, session_filter
+from hippograph.graph.recall.rank import anchored, rank, restating, session_filter
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.recall.results import Explanation as Explanation
 from hippograph.graph.recall.results import HistoryEntry as HistoryEntry
@@ -122,6 +125,8 @@ def recall(
         else frozenset()
     )
     focused, named = cues.focus(context, speakers)
+    if config.unframe:
+        focused = cues.unframe(focused)
     # "you" in a question about what was said before: the one restating speaker (an assistant).
     addressed = (
         restates
@@ -223,6 +228,7 @@ def recall(
         rows, traces, fulltext, named, restates, addressed, context, request, config, statuses
     )
     flagged = flagged_job.result()
+    ranked = anchored(ranked, k, config.anchors)
     chosen, reset = session_filter(store, namespace, request, query, ranked, k, config)
     items = materialize(store, namespace, chosen, embedding, scoring.pairs([c.id for c in chosen]))
     items = with_negatives(store, namespace, items, flagged, query)

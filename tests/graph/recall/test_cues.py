@@ -52,3 +52,32 @@ def test_a_question_about_what_you_said_before_asks_the_addressee() -> None:
         "I told you my sister is visiting.",
     ):
         assert not cues.asks_addressee(other), other
+
+
+def test_the_frame_that_reports_a_turn_leaves_the_searched_text() -> None:
+    for asked, searched in (
+        ("What profession did I mention I work in?", "What profession I work in?"),
+        (
+            "When did I say I was planning to meet my mentor at the library?",
+            "When I was planning to meet my mentor at the library?",
+        ),
+        (
+            "What dates did I mention for the visa application?",
+            "What dates for the visa application?",
+        ),
+        ("What did I tell you about my sister?", "What about my sister?"),
+        ("What have you told me about caching?", "What about caching?"),
+        ("Which city had we discussed with you for the trip?", "Which city for the trip?"),
+        # The speaker cue took the name out first ("How many games has John mentioned winning?").
+        ("How many games has mentioned winning?", "How many games winning?"),
+        ("Remind me what I said to you about the budget.", "Remind me what about the budget."),
+    ):
+        assert cues.unframe(asked) == searched, asked
+    for kept in (
+        "How did you recommend structuring my writing process?",  # advice: what is asked for
+        "What recommendations has Nate received from Joanna?",
+        "Have I ever practiced conditional probability problems before?",
+        "What did the note on the fridge say?",  # a note says it, not a speaker
+        "Did I mention?",  # nothing else to search: the question is kept whole
+    ):
+        assert cues.unframe(kept) == kept, kept

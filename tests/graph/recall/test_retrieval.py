@@ -14,8 +14,9 @@ import pytest
 from hippograph.graph import clock, memories, transfer
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import NewMemory, Source, to_iso
-from hippograph.graph.recall import expand, retrieval
+from hippograph.graph.recall import expand, rank, retrieval
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
+from hippograph.graph.recall.results import Trace
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import vector as as_vector
@@ -959,3 +960,118 @@ def test_a_memory_that_asks_a_question_ranks_a_little_lower(
     # "Gina: Where are you going?" asks; nothing else in the conversation does.
     asked = [i for i in ids if (e := found[i]) is not None and e.asks > 0]
     assert asked == [ids[1]]
+
+
+TUTORING_CHAT = [
+    ("User", "I'm Craig and I work as a colour technologist at a paint factory."),
+    (
+        "Assistant",
+        "As you mentioned, conditional probability asks how likely one event is once another "
+        "has happened.",
+    ),
+    ("User", "You said the deck has 52 cards, so I drew two hearts in a row."),
+    (
+        "Assistant",
+        "As I mentioned before, the second draw depends on the first when you do not replace "
+        "the card.",
+    ),
+    ("User", "I told my friend that I finally understand the dice problems."),
+    (
+        "Assistant",
+        "You mentioned that the sample space for two dice has 36 outcomes, which is right.",
+    ),
+]
+
+
+def test_the_frame_that_reports_a_turn_is_not_searched(runtime: Runtime, namespace: str) -> None:
+    """Asked "What profession did I mention I work in?", "did I mention" says how the fact came up.
+    Searched, it matches every turn that reports something ("As you mentioned, ..."), which
+    then crowd the answer; taken out (CascadeConfig.unframe), the answer leads clearly."""
+    ids = converse(runtime, namespace, TUTORING_CHAT)
+    asked = "What profession did I mention I work in?"
+    assert DEFAULT_CASCADE.unframe
+    result = recall(runtime, namespace, asked, k=6, explain=True)
+    framed = recall(
+        runtime, namespace, asked, k=6, explain=True,
+        config=replace(DEFAULT_CASCADE, unframe=False),
+    )  # fmt: skip
+    for found in (result, framed):
+        assert {i.memory.id for i in found.items} == set(ids)
+        assert found.items[0].memory.id == ids[0]
+    reporting = set(ids[1:])  # every other turn reports what somebody said
+    explained = {i.memory.id: i.explanation for i in result.items}
+    assert all(e is not None and e.fulltext == 0 for i, e in explained.items() if i in reporting)
+    explained = {i.memory.id: i.explanation for i in framed.items}
+    assert all(e is not None and e.fulltext > 0 for i, e in explained.items() if i in reporting)
+    # The answer's lead over the next memory: small with the frame searched, clear without it.
+    lead = result.items[0].score - result.items[1].score
+    framed_lead = framed.items[0].score - framed.items[1].score
+    assert lead > 0.1 > framed_lead
+
+
+def _scored(memory_id: str, score: float, direct: float) -> rank.Scored:
+    zero = dict.fromkeys(
+        ("cosine", "fulltext", "relevance", "speaker", "time", "importance", "asks", "addressee"),
+        0.0,
+    )
+    return rank.Scored(
+        id=memory_id, score=score, direct=direct, trace=Trace(), recency=1.0, confidence=1.0,
+        length=1.0, restated=1.0, **zero,
+    )  # fmt: skip
+
+
+def test_the_best_direct_matches_are_kept_in_the_top_k() -> None:
+    """Activation may reorder the top k, not push out the `anchors` candidates the question
+    itself matches best: each such candidate below k takes the place of the last of the top k,
+    the order of the rest kept."""
+    # a..f by score; f is the best direct match, e the second, c the third.
+    directs = {"a": 0.3, "b": 0.2, "c": 0.5, "d": 0.1, "e": 0.6, "f": 0.9}
+    ranked = [_scored(i, 1.0 - n / 10, directs[i]) for n, i in enumerate("abcdef")]
+
+    def ids(k: int, anchors: int) -> str:
+        return "".join(r.id for r in rank.anchored(ranked, k, anchors))
+
+    assert ids(3, 0) == "abcdef"
+    assert ids(3, 1) == "abfcde"
+    assert ids(3, 2) == "aefbcd"
+    # c is an anchor already in the top 3: the two that enter take the others' places.
+    assert ids(3, 3) == "cefabd"
+    assert ids(5, 2) == "abcefd"
+    assert ids(6, 2) == "abcdef"  # all of them fit in k
+
+
+def test_recall_keeps_the_best_direct_matches_in_the_top_k(
+    runtime: Runtime, namespace: str
+) -> None:
+    """On the real cascade: whatever the activation, the `anchors` memories of best score
+    without it are among the k returned. Here Gina's salsa, lifted by its neighbour (Jon's
+    festival), would push Jon's booked flights out of the top 2."""
+    converse(runtime, namespace, [*CONVERSATION, *PROJECT_CHAT, *TUTORING_CHAT])
+    context = "Where is Jon going for the dance festival?"
+    k, anchors = 2, DEFAULT_CASCADE.anchors
+    assert anchors == 2
+    everything = recall(runtime, namespace, context, k=20, explain=True)
+    assert len(everything.items) > k
+    # A memory's score without the activation it received, as rank computes it.
+    direct = {
+        i.memory.id: i.explanation.score - 0.6 * i.explanation.activation * i.explanation.length
+        * i.explanation.restated * i.explanation.recency * i.explanation.confidence
+        * (1 + 0.1 * i.explanation.importance)
+        for i in everything.items
+        if i.explanation is not None
+    }  # fmt: skip
+    best = sorted(direct, key=lambda i: -direct[i])[:anchors]
+    top = recall(runtime, namespace, context, k=k)
+    assert {i.memory.id for i in top.items} == set(best)
+    by_content = {i.memory.id: i.memory.content for i in everything.items}
+    assert {by_content[i] for i in best} == {
+        "Jon: Lisbon, for the dance festival in June.",
+        "Jon: I finally booked the flights for our trip.",
+    }
+    unanchored = recall(
+        runtime, namespace, context, k=k, config=replace(DEFAULT_CASCADE, anchors=0)
+    )
+    assert [i.memory.content for i in unanchored.items] == [
+        "Jon: Lisbon, for the dance festival in June.",
+        "Gina: I have been practising salsa every evening.",
+    ]
