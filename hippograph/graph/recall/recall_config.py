@@ -180,20 +180,23 @@ class CascadeConfig:
         `cues.unframe`) leaves the text that is embedded and searched, as a named speaker does.
         A question about a conversation says how the fact came up; those words match every
         turn that reports something ("as you mentioned, ...") and pull the question's
-        embedding toward them. True: BEAM dev recall@10 67.3% -> 67.9% (information extraction
-        77.5 -> 82.5 against vector search's 77.5: "What profession did I mention I work in?"
-        finds its turn; event ordering 21.5 -> 21.1, vector 11.1), LoCoMo dev unchanged (80.4%,
-        56.1% multi-hop; 5 of its 760 questions hold such a frame). 36 of BEAM's 179 do.
-        Offline: the frame taken out of the full-text query only: no change on either; the
-        verbs of advice too ("did you recommend", which the addressee cue reads): BEAM 67.7%,
-        preference following 87.7 -> 86.0.
+        embedding toward them. True: BEAM dev recall@10 67.4% -> 67.9% (bench/locomo.py's
+        `framed` ablation; information extraction 77.5 -> 82.5 against vector search's 77.5:
+        "What profession did I mention I work in?" finds its turn; event ordering 21.5 ->
+        21.1, vector 11.1), LoCoMo dev unchanged (80.5%, 55.8% multi-hop in both rows; 5 of
+        its 760 questions hold such a frame, 36 of BEAM's 179). Offline: the frame taken out
+        of the full-text query only: no change on either; the verbs of advice too ("did you
+        recommend", which the addressee cue reads): BEAM 67.7%, preference following 87.7 ->
+        86.0. Turning every question into a statement ("What do kids like?" -> "kids like")
+        for the embedding: LoCoMo 78.6%, BEAM 66.5%, not taken.
     anchors: the anchors candidates that score best by their own relevance and cues (the
         score without the activation expansion brings: `rank.anchored`) are kept inside the
         first k: activation may reorder the top k, but not push out what the question itself
         finds best. A guard where expansion misleads (a lone answer among seeds that lift each
-        other). 2: LoCoMo dev 80.4% -> 80.6% (single-hop 87.4 -> 87.7), BEAM dev 67.3% ->
-        67.4% (summarization 14.9 -> 15.3), no category lower; 3: 80.5% (temporal 88.5), 67.4%;
-        5: 80.2% (multi-hop 55.3), 66.6% (instruction following 56.2).
+        other). 2: BEAM dev summarization 14.9 -> 15.3 (`no-anchors` ablation), every other
+        category and LoCoMo dev unchanged. Offline (an earlier form that could let one anchor
+        push out another): 3: LoCoMo temporal 88.8 -> 88.5; 5: multi-hop 56.1 -> 55.3, BEAM
+        instruction following 61.3 -> 56.2.
     recency_boost / recency_hours: score x (1 + boost * e^(-hours since last access / hours)).
     min_relevance: a context whose best relevance is below this is logged as a gap.
     topic_shift: a session's surfaced set is cleared when the new context's similarity to the
