@@ -142,7 +142,7 @@ def evaluate(
             retrieval.RecallRequest(context=q.question, k=K, include_gap=True),
         )
         latencies.append((time.perf_counter() - started) * 1000)
-        tables["cascade"].add(q, _dia_ids(result))
+        tables["cascade"].add(q, turns_of(result))
         for budget, used in budgets.items():
             found = bundle.build(
                 rt.store, rt.embedder, namespace,
@@ -162,7 +162,7 @@ def evaluate(
                 retrieval.RecallRequest(context=q.question, k=K, include_gap=True),
                 config,
             )
-            tables[name].add(q, _dia_ids(ablated))
+            tables[name].add(q, turns_of(ablated))
         qv = rt.embedder.embed([q.question])[0]
         by_vector = baselines.rank(vectors @ qv)
         by_bm25 = baselines.bm25_rank(bm25.scores(q.question))
@@ -171,7 +171,7 @@ def evaluate(
             tables[name].add(q, [dia_ids[i] for i in order[:K]])
 
 
-def _dia_ids(result: retrieval.RecallResult) -> list[str]:
+def turns_of(result: retrieval.RecallResult) -> list[str]:
     """The turns a recall returned, best first (flagged negative rules are not answers)."""
     return [i.memory.source.messages or "" for i in result.items if not i.flagged]
 
