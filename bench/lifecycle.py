@@ -110,7 +110,7 @@ def ask(
             rt.store, rt.embedder, namespace, request, config=rt.cascade, limits=rt.limits,
             verifier=rt.verifier,
         )  # fmt: skip
-        table.add(q, locomo._dia_ids(result))
+        table.add(q, locomo.turns_of(result))
         if upkeep:
             rt.after_recall(namespace, q.question, result)
     if upkeep:
