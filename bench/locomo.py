@@ -15,7 +15,8 @@ from the graph): dense vector only (exact), BM25, and their reciprocal-rank fusi
 the same `recall` on the same engine: ``no-vocabulary`` (no vocabulary seeds), ``no-addressee``
 (no addressee cue: "you" in a question to an assistant's memory), ``framed`` (the frame that
 reports a turn, "did I mention", left in the searched text), ``no-anchors`` (activation may push
-the best direct matches out of the top k), ``no-expand`` (no graph expansion) and
+the best direct matches out of the top k), ``no-standing`` (standing instructions, "Always ...
+when I ask about X", not matched by their condition), ``no-expand`` (no graph expansion) and
 ``seeds-only`` (hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker,
 addressee or date cues).
 Recalls ask for the nearest memories even when nothing clears the relevance floor
@@ -65,6 +66,7 @@ ABLATIONS = {
     "no-addressee": replace(DEFAULT_CASCADE, addressee_weight=0.0),
     "framed": replace(DEFAULT_CASCADE, unframe=False),
     "no-anchors": replace(DEFAULT_CASCADE, anchors=0),
+    "no-standing": replace(DEFAULT_CASCADE, standing_rules=0),
     "no-expand": replace(DEFAULT_CASCADE, depth=0),
     "seeds-only": SEEDS_ONLY,
 }

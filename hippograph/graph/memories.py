@@ -37,7 +37,7 @@ from hippograph.graph.model import (
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Row, Store, Tx, vector
 from hippograph.graph.upkeep import vocabulary
-from hippograph.graph.write import fulltext
+from hippograph.graph.write import fulltext, standing
 
 DEFAULT_LIMITS = validate.Limits()
 _LINK_FILES = {
@@ -106,6 +106,7 @@ def node_props(
         "warnings": list(item.warnings),
         "embedding": vector(embedding),
         "ft_terms": fulltext.indexed(namespace, item.content, context),
+        **standing.props(item.content),
     }
     if item.chunk is not None:
         props.update({f"chunk_{k}": v for k, v in asdict(item.chunk).items()})

@@ -22,7 +22,7 @@ from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import now_iso
 from hippograph.graph.store.store import Store, vector
-from hippograph.graph.write import fulltext
+from hippograph.graph.write import fulltext, standing
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ _NODE_FILES = {
     "remember_event": "import/remember_events",
     "edit_event": "import/edit_events",
 }
-DERIVED = frozenset({"ft_terms", "vocabulary"})
+DERIVED = frozenset({"ft_terms", "vocabulary", "applies_when", "standing"})
 # Paged by their key: (kind, export statement, key property).
 _LOGS = (
     ("episode", "export/episodes", "uid"),
@@ -199,7 +199,8 @@ def _indexed(props: Any, number: int) -> Any:
         raise InvalidInput(f"line {number}.props.{CONTEXT_WORDS}", "must be a string of words")
     content, namespace = props.get("content"), props.get("namespace")
     if isinstance(content, str) and isinstance(namespace, str):
-        return {**props, "ft_terms": fulltext.indexed(namespace, content, context)}
+        derived = {k: v for k, v in standing.props(content).items() if v is not None}
+        return {**props, "ft_terms": fulltext.indexed(namespace, content, context), **derived}
     return props
 
 

@@ -4,6 +4,8 @@ WHERE m.namespace = $namespace AND m.status = 'active'
 SET m.history = coalesce(m.history, []) + [row.previous],
     m.content = row.content,
     m.ft_terms = row.ft_terms,
+    m.applies_when = row.applies_when,
+    m.standing = row.standing,
     m.vocabulary = null,
     m.content_hash = row.content_hash,
     m.dedup_key = row.dedup_key,

@@ -15,6 +15,7 @@ every early session outranked by the last ones."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -153,17 +154,33 @@ def rank(
     return scored, best
 
 
-def anchored(ranked: list[Scored], k: int, anchors: int) -> list[Scored]:
-    """``ranked`` with its ``anchors`` best candidates by their own score (``Scored.direct``:
-    relevance and cues, without the activation received) inside the first ``k``: activation may
-    reorder the top k, not push out what the question itself finds best. The other places of
-    the top k go to the best of the rest; the top k, and what follows, keep their order."""
-    if anchors <= 0 or len(ranked) <= k:
+def anchors(ranked: list[Scored], k: int, count: int) -> list[str]:
+    """The ``count`` best candidates by their own score (``Scored.direct``: relevance and cues,
+    without the activation received), at most ``k``: what ``anchored`` keeps in the top k."""
+    if count <= 0 or len(ranked) <= k:
+        return []
+    return [r.id for r in sorted(ranked, key=lambda r: (-r.direct, r.id))[: min(count, k)]]
+
+
+def kept(ranked: list[Scored], k: int, ids: Sequence[str]) -> list[Scored]:
+    """``ranked`` with the candidates ``ids`` names inside the first ``k`` (the first ``k`` of
+    them that are ranked, in the order given, when they are more): the other places of the top
+    k go to the best of the rest; the top k, and what follows, keep their order."""
+    present = {r.id for r in ranked}
+    wanted = [i for i in dict.fromkeys(ids) if i in present][:k]
+    if not wanted or len(ranked) <= k:
         return ranked
-    best = {r.id for r in sorted(ranked, key=lambda r: (-r.direct, r.id))[: min(anchors, k)]}
-    others = [r.id for r in ranked if r.id not in best][: k - len(best)]
-    chosen = best.union(others)
+    others = [r.id for r in ranked if r.id not in wanted][: k - len(wanted)]
+    chosen = set(wanted).union(others)
     return [r for r in ranked if r.id in chosen] + [r for r in ranked if r.id not in chosen]
+
+
+def anchored(ranked: list[Scored], k: int, count: int) -> list[Scored]:
+    """``ranked`` with its ``count`` best candidates by their own score (``anchors``) inside
+    the first ``k``: activation may reorder the top k, not push out what the question itself
+    finds best. The other places of the top k go to the best of the rest; the top k, and what
+    follows, keep their order."""
+    return kept(ranked, k, anchors(ranked, k, count))
 
 
 def restating(lengths: dict[str, float], config: CascadeConfig) -> frozenset[str]:

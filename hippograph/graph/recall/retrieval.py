@@ -9,7 +9,9 @@
    other forms too), and when the context names one speaker, that speaker's nearest memories
    among the vector index's hits; and the vocabulary seeds: memories holding a word of the
    namespace near the question that the question does not say, which neither search found
-   (`vocabulary`); relevance is
+   (`vocabulary`); and the standing instructions whose condition the question asks about
+   (`standing`: "Always include version numbers when I ask about software dependencies"
+   against "Which libraries are used?"); relevance is
    ``alpha * cosine + (1 - alpha) * full-text / max full-text``.
 3. Pseudo-relevance feedback: the query vector moves toward the most relevant memories; the
    moved vector scores every candidate, and the vector seeds are the hits re-ranked by it (or,
@@ -20,7 +22,7 @@
    memory longer than the model reads has its full-text part and activation discounted, and
    so has the activation of a restating speaker's memories (`rank.restating`); the best
    candidates by their own score stay in the top k whatever activation the others received
-   (`rank.anchored`).
+   (`rank.anchored`), and so do the standing instructions that apply (`rank.kept`).
 
 A superseded seed is replaced by its active successor; archived memories stay out unless asked
 for; negative memories whose trigger patterns match the context are always surfaced, flagged.
@@ -38,9 +40,9 @@ from dataclasses import replace
 from hippograph.graph import validate
 from hippograph.graph.model import MEMORY_TYPES, STATUSES
 from hippograph.graph.models.embedder import Embedder
-from hippograph.graph.recall import cues
+from hippograph.graph.recall import cues, standing
 from hippograph.graph.recall.expand import Scoring, active_count, expand, score
-from hippograph.graph.recall.rank import anchored, rank, restating, session_filter
+from hippograph.graph.recall.rank import anchors, kept, rank, restating, session_filter
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
 from hippograph.graph.recall.results import Explanation as Explanation
 from hippograph.graph.recall.results import HistoryEntry as HistoryEntry
@@ -144,6 +146,11 @@ def recall(
         fulltext_hits, store, namespace, focused, seed_statuses, scope, config
     )
     flagged_job = POOL.submit(triggered, store, namespace, context, scope, config)
+    rules_job = (
+        POOL.submit(standing.rules, store, namespace, statuses, scope, config)
+        if config.standing_rules > 0
+        else None
+    )
     t0 = time.perf_counter()
     query = embedder.embed([focused])[0]
     embed_ms = (time.perf_counter() - t0) * 1000
@@ -152,6 +159,10 @@ def recall(
     # Every memory id the statements return comes with its element id: later statements look
     # memories up by it (direct, not through the id index) and check the id.
     eids: dict[str, str] = {}
+    # The standing instructions whose condition the context asks about (matched against the
+    # question itself, before feedback moves it).
+    applying = standing.matching(rules_job.result(), embedder, query, config) if rules_job else {}
+    eids.update((i, eid) for i, (eid, _) in applying.items())
     fulltext, retired_ft, eids_ft = fulltext_job.result()
     retired |= retired_ft
     eids.update(eids_ft)
@@ -200,7 +211,9 @@ def recall(
         eids.update((i, eids_vo[i]) for i in words)
     if as_of:
         retired.clear()  # a memory current then answers as itself, not as its successor
-    traces = seeds(store, namespace, vector, fulltext, config, retired, eids, spoken, words)
+    traces = seeds(
+        store, namespace, vector, fulltext, config, retired, eids, spoken, words, list(applying)
+    )
     embedding = as_vector(query)
     top_ft = max(fulltext.values(), default=0.0)
     scoring = Scoring(
@@ -228,7 +241,8 @@ def recall(
         rows, traces, fulltext, named, restates, addressed, context, request, config, statuses
     )
     flagged = flagged_job.result()
-    ranked = anchored(ranked, k, config.anchors)
+    # The standing instructions that apply first, then the anchors: inside the top k.
+    ranked = kept(ranked, k, [*applying, *anchors(ranked, k, config.anchors)])
     chosen, reset = session_filter(store, namespace, request, query, ranked, k, config)
     items = materialize(store, namespace, chosen, embedding, scoring.pairs([c.id for c in chosen]))
     items = with_negatives(store, namespace, items, flagged, query)

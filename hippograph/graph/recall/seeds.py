@@ -297,11 +297,13 @@ def seeds(
     eids: dict[str, str],
     spoken: dict[str, float] | None = None,
     words: dict[str, float] | None = None,
+    rules: list[str] | None = None,
 ) -> dict[str, Trace]:
     """The vector seeds (held to the cosine floor), the full-text seeds, the named
     speaker's nearest memories (``spoken``, see ``vector_prf``) and the vocabulary seeds
-    (``words``, weightiest first, what no other source found: `vocabulary`), each retired one
-    replaced by its successor."""
+    (``words``, weightiest first, what no other source found: `vocabulary`) and the standing
+    instructions whose condition the context asks about (``rules``: `recall.standing`), each
+    retired one replaced by its successor."""
     chosen: dict[str, set[str]] = {}
     nearest = sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]
     # When no vector hit clears the floor the nearest ones are seeds anyway, full-text seeds
@@ -317,6 +319,8 @@ def seeds(
         chosen.setdefault(memory_id, set()).add("speaker")
     for memory_id in list(words or {})[: config.vocabulary_seeds]:
         chosen.setdefault(memory_id, set()).add("vocabulary")
+    for memory_id in rules or ():
+        chosen.setdefault(memory_id, set()).add("standing")
     # Only a memory no longer active can have a successor (superseded, or archived after it).
     replaced = [i for i in chosen if i in retired]
     found = store.read("recall/successors", namespace=ns, ids=replaced) if replaced else []

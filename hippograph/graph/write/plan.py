@@ -14,7 +14,7 @@ from hippograph.graph import chains, memories
 from hippograph.graph.model import Memory, NewMemory, Reinforcement
 from hippograph.graph.store.store import Tx
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import fulltext
+from hippograph.graph.write import fulltext, standing
 from hippograph.graph.write.decide import Decision
 from hippograph.graph.write.neighbours import Vector
 
@@ -81,6 +81,7 @@ def add_decision(
                 "id": target,
                 "content": item.content,
                 "ft_terms": fulltext.indexed(namespace, item.content, context),
+                **standing.props(item.content),
                 "content_hash": digest,
                 "dedup_key": key,
                 "embedding": as_vector(vector),

@@ -1,0 +1,90 @@
+"""Standing instructions at recall: a memory that tells how to answer a kind of request
+("Always include version numbers when I ask about software dependencies": `write.standing`)
+is returned when the context asks that kind of thing, although the two rarely share words
+("Which libraries are used in this project?").
+
+The namespace's standing instructions are read through their index beside the query embedding
+(``rules``); the context is matched against each one's condition ("software dependencies"), not
+against its whole text, whose directive ("include version numbers") is what the context does
+not say. The ``CascadeConfig.standing_rules`` best whose condition's cosine to the context
+reaches ``standing_floor`` seed the cascade and are kept inside the top k (``rank.kept``), as a
+negative rule whose trigger matches is always surfaced.
+
+Conditions are embedded once per text and model (``ConditionVectors``, bounded): a namespace
+holds few of them, and they change only when their memory's content does.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.store.store import Row, Store
+
+
+def rules(
+    store: Store, namespace: str, statuses: list[str], scope: dict[str, Any], config: CascadeConfig
+) -> list[Row]:
+    """The namespace's standing instructions in scope: id, element id and condition each."""
+    return store.read(
+        "recall/standing_rules",
+        namespace=namespace,
+        statuses=statuses,
+        limit=config.standing_limit,
+        **scope,
+    )
+
+
+class ConditionVectors:
+    """Unit embeddings of condition texts, per embedder, the ``size`` most recently used."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._held: weakref.WeakKeyDictionary[Embedder, OrderedDict[str, np.ndarray]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def get(self, embedder: Embedder, texts: list[str]) -> np.ndarray:
+        """The embeddings of ``texts`` (one row each), embedding only those not held. A new
+        condition is embedded under the lock: rare (once per text), and short."""
+        with self._lock:
+            held = self._held.setdefault(embedder, OrderedDict())
+            missing = [t for t in dict.fromkeys(texts) if t not in held]
+            if missing:
+                for text, row in zip(missing, embedder.embed(missing), strict=True):
+                    held[text] = np.asarray(row, dtype=np.float32)
+            for text in texts:
+                held.move_to_end(text)
+            rows = np.vstack([held[t] for t in texts])
+            while len(held) > self._size:
+                held.popitem(last=False)
+        return rows
+
+
+VECTORS = ConditionVectors()
+
+
+def matching(
+    found: list[Row], embedder: Embedder, query: Any, config: CascadeConfig
+) -> dict[str, tuple[str, float]]:
+    """The standing instructions of ``found`` whose condition the context (its embedding
+    ``query``) asks about: id -> (element id, cosine of the condition to the context), best
+    first, at most ``standing_rules``, each at least ``standing_floor``."""
+    found = [r for r in found if r["condition"]]
+    if not found or config.standing_rules <= 0:
+        return {}
+    vectors = VECTORS.get(embedder, [str(r["condition"]) for r in found])
+    cosines = vectors @ np.asarray(query, dtype=np.float32)
+    order = sorted(range(len(found)), key=lambda i: (-float(cosines[i]), found[i]["id"]))
+    return {
+        found[i]["id"]: (found[i]["eid"], float(cosines[i]))
+        for i in order[: config.standing_rules]
+        if cosines[i] >= config.standing_floor
+    }
