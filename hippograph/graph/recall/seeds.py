@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from hippograph.graph.recall import forms as inflections
 from hippograph.graph.recall import termstats
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import Trace
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write import fulltext
-from hippograph.graph.write.statements import variants
 
 # The tag the tagger gives a memory for who said it (write.tagging): speaker:<name>.
 SPEAKER_TAG = "speaker:"
@@ -85,15 +85,15 @@ def _with_forms(
     ns: str, words: list[str], stats: termstats.TermFrequencies, config: CascadeConfig
 ) -> tuple[list[str], dict[str, str]]:
     """The query words and the other forms of each word the namespace holds fewer than
-    ``config.forms_below`` times (``statements.variants``: "camped" also searches camp,
-    camps, camping), with what each form scores as (its word: ``termstats`` adds them up).
+    ``config.forms_below`` times (`forms`: "camped" also searches camp, camps, camping;
+    "recommended" recommend), with what each form scores as (its word: ``termstats`` adds them up).
     A word used often in the asked form is not widened (more of the same topic, not more
     answers), nor is a form the namespace is known not to hold. The counts are `termstats`'s
     (the words', then the forms' of the rare ones), taken on the query's path in a namespace
     small enough; in a bigger one a word not counted yet is widened, and its forms searched."""
     known = stats.counted(ns, words, termstats.COUNTER)
     rare = [w for w in words if known.get(w, 0) < config.forms_below]
-    forms = {w: variants(w)[1:] for w in rare}
+    forms = {w: list(inflections.forms(w)) for w in rare}
     known.update(stats.counted(ns, [f for fs in forms.values() for f in fs], termstats.COUNTER))
     groups: dict[str, str] = {word: word for word in words}
     for word in rare:

@@ -268,18 +268,6 @@ def root(word: str) -> str:
     return word.rstrip("e") if len(word) > 3 else word
 
 
-_INFLECTIONS = ("", "e", "s", "es", "ed", "ing")
-
-
-def variants(word: str) -> list[str]:
-    """``word`` and the inflections of its root that ``root`` takes back to that root
-    ("camped": camp, camps, camped, camping), ``word`` first: what a search for one form
-    should also find. The stemmer decides what counts as one word, so both directions agree."""
-    base = root(word)
-    found = (base + suffix for suffix in _INFLECTIONS)
-    return list(dict.fromkeys([word, *(v for v in found if v != word and root(v) == base)]))
-
-
 @_feature
 def _roots(text: str) -> frozenset[str]:
     """Roots of the text's words, negations and the speaker prefix's colon aside."""
