@@ -30,15 +30,11 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import logging
 import re
-import time
 
-from hippograph.graph.model import now_iso
-from hippograph.graph.store.store import Store
+from hippograph.graph.store.store import Row, Store
+from hippograph.graph.write import migrate
 from hippograph.graph.write.tagging import FUNCTION_WORDS
-
-log = logging.getLogger(__name__)
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 MAX_WORD = 64
@@ -49,7 +45,6 @@ MAX_QUERY_WORDS = 32
 # memories were keyed by another version has them keyed again at start-up (`rekey`).
 VERSION = 2
 MIGRATION = f"fulltext_terms:{VERSION}"
-PAGE = 1000
 
 
 def tokens(text: str) -> list[str]:
@@ -113,29 +108,12 @@ def rekey(store: Store) -> int:
     """Give every memory its ``ft_terms`` of this VERSION, once per store (a store written
     before words were keyed by namespace, or by another version): run at start-up, before
     the service answers. Returns how many memories were changed (0 when already done)."""
-    if store.read("migration/get", migration=MIGRATION)[0]["done_at"] is not None:
-        return 0
-    started = time.perf_counter()
-    seen = changed = 0
-    after = ""
-    while rows := store.read("migration/memory_text_page", after=after, limit=PAGE):
-        updates = []
-        for row in rows:
-            namespace, content = str(row["namespace"]), str(row["content"] or "")
-            wanted = indexed(namespace, content, context_of(namespace, content, row["ft_terms"]))
-            if row["ft_terms"] != wanted:
-                updates.append({"id": row["id"], "ft_terms": wanted})
-        if updates:
-            store.write("memory/set_terms", rows=updates)
-        seen += len(rows)
-        changed += len(updates)
-        after = rows[-1]["id"]
-        log.info("full-text words keyed by namespace: %d memories read, %d changed", seen, changed)
-    store.write("migration/done", migration=MIGRATION, now=now_iso())
-    log.info(
-        "full-text words of %d memories (of %d) keyed by namespace in %.1fs",
-        changed,
-        seen,
-        time.perf_counter() - started,
+
+    def update(row: Row) -> dict[str, object] | None:
+        namespace, content = str(row["namespace"]), str(row["content"] or "")
+        wanted = indexed(namespace, content, context_of(namespace, content, row["ft_terms"]))
+        return {"id": row["id"], "ft_terms": wanted} if row["ft_terms"] != wanted else None
+
+    return migrate.over_texts(
+        store, MIGRATION, "memory/set_terms", update, "full-text words keyed by namespace"
     )
-    return changed

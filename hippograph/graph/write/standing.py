@@ -20,15 +20,11 @@ about my kids") is not an instruction: it opens with its subject.
 
 from __future__ import annotations
 
-import logging
 import re
-import time
 from typing import Any
 
-from hippograph.graph.model import now_iso
-from hippograph.graph.store.store import Store
-
-log = logging.getLogger(__name__)
+from hippograph.graph.store.store import Row, Store
+from hippograph.graph.write import migrate
 
 # The longest condition kept, and the longest sentence read as an instruction: instructions
 # are short; a long sentence holding "when I ask" is a story or an explanation.
@@ -66,7 +62,6 @@ _SPACE = re.compile(r"\s+")
 
 # The migration that gives the memories a store held before their conditions (``backfill``).
 MIGRATION = "standing-conditions-v1"
-PAGE = 1_000
 
 
 def condition(content: str) -> str | None:
@@ -96,28 +91,11 @@ def backfill(store: Store) -> int:
     """Give every memory written before conditions were derived its ``applies_when``, once per
     store: run at start-up, before the service answers. Returns how many memories are
     standing instructions (0 when already done)."""
-    if store.read("migration/get", migration=MIGRATION)[0]["done_at"] is not None:
-        return 0
-    started = time.perf_counter()
-    seen = found = 0
-    after = ""
-    while rows := store.read("migration/memory_text_page", after=after, limit=PAGE):
-        updates = [
-            {"id": row["id"], **props(str(row["content"] or ""))}
-            for row in rows
-            if condition(str(row["content"] or ""))
-        ]
-        if updates:
-            store.write("memory/set_standing", rows=updates)
-        seen += len(rows)
-        found += len(updates)
-        after = rows[-1]["id"]
-        log.info("standing instructions: %d memories read, %d found", seen, found)
-    store.write("migration/done", migration=MIGRATION, now=now_iso())
-    log.info(
-        "standing instructions: %d of %d memories, in %.1fs",
-        found,
-        seen,
-        time.perf_counter() - started,
+
+    def update(row: Row) -> dict[str, Any] | None:
+        found = props(str(row["content"] or ""))
+        return {"id": row["id"], **found} if found["standing"] else None
+
+    return migrate.over_texts(
+        store, MIGRATION, "memory/set_standing", update, "standing instructions"
     )
-    return found

@@ -10,7 +10,7 @@ from hippograph.graph.recall import seeds
 from hippograph.graph.recall.forms import forms
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import writepath
+from tests.graph.recall.test_retrieval import remember
 
 
 @pytest.mark.parametrize(
@@ -60,14 +60,8 @@ def test_a_rare_word_finds_its_base_form_on_the_real_engine(
         "Nate: The turtles love their new tank.",
         "Joanna: The cities I visited this spring were all by the sea.",
     ]
-    results = writepath.remember(
-        runtime.store,
-        runtime.embedder,
-        namespace,
-        [NewMemory(content=t) for t in texts],
-        policy=runtime.policy,
-    )
-    ids = {r.memory.content: r.memory.id for r in results}
+    written = remember(runtime, namespace, *[NewMemory(content=t) for t in texts])
+    ids = dict(zip(texts, written, strict=True))
     scope = {"project": None, "session_id": None, "as_of": None}
     for question, said in (
         ("What has Nate recommended?", texts[0]),

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from hippograph.graph import transfer
-from hippograph.graph.model import NewMemory, Source
+from hippograph.graph.model import NewMemory, RememberResult, Source
 from hippograph.graph.recall import rank, retrieval
 from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
 from hippograph.graph.recall.results import Trace
@@ -208,21 +208,16 @@ def test_an_import_derives_the_conditions_again(any_runtime: Runtime, namespace:
 
 
 def test_an_updated_content_takes_its_new_condition(any_runtime: Runtime, namespace: str) -> None:
-    [first] = writepath.remember(
-        any_runtime.store,
-        any_runtime.embedder,
-        namespace,
-        [NewMemory(content="Always quote prices in euros when I ask about budgets.")],
-        policy=any_runtime.policy,
-    )
+    def write(content: str) -> RememberResult:
+        [result] = writepath.remember(
+            any_runtime.store, any_runtime.embedder, namespace, [NewMemory(content=content)],
+            policy=any_runtime.policy,
+        )  # fmt: skip
+        return result
+
+    first = write("Always quote prices in euros when I ask about budgets.")
     assert _props(any_runtime, namespace, first.memory.id)["applies_when"] == "budgets"
-    [second] = writepath.remember(
-        any_runtime.store,
-        any_runtime.embedder,
-        namespace,
-        [NewMemory(content="Actually, always quote prices in euros when I ask about costs.")],
-        policy=any_runtime.policy,
-    )
+    second = write("Actually, always quote prices in euros when I ask about costs.")
     assert second.memory.id == first.memory.id and not second.created  # an UPDATE
     assert _props(any_runtime, namespace, first.memory.id) == {
         "applies_when": "costs",

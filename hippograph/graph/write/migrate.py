@@ -1,0 +1,45 @@
+"""Start-up passes over every memory's text, once per store: a property derived from content
+that a store written before (or by another version) lacks is given to each memory, a page at a
+time in id order, and the pass is marked done (a `Migration` node) so later starts skip it."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from hippograph.graph.model import now_iso
+from hippograph.graph.store.store import Row, Store
+
+log = logging.getLogger(__name__)
+
+PAGE = 1_000
+
+
+def over_texts(
+    store: Store,
+    migration: str,
+    statement: str,
+    update: Callable[[Row], dict[str, object] | None],
+    what: str,
+) -> int:
+    """Run ``migration`` unless done: each memory's row of `migration/memory_text_page` (id,
+    namespace, content, ft_terms) to ``update``, whose answers (None: nothing to change) are
+    written with ``statement``; ``what`` names the pass in the log. Returns how many memories
+    were changed (0 when already done)."""
+    if store.read("migration/get", migration=migration)[0]["done_at"] is not None:
+        return 0
+    started = time.perf_counter()
+    seen = changed = 0
+    after = ""
+    while rows := store.read("migration/memory_text_page", after=after, limit=PAGE):
+        updates = [u for u in map(update, rows) if u is not None]
+        if updates:
+            store.write(statement, rows=updates)
+        seen += len(rows)
+        changed += len(updates)
+        after = rows[-1]["id"]
+        log.info("%s: %d memories read, %d changed", what, seen, changed)
+    store.write("migration/done", migration=migration, now=now_iso())
+    log.info("%s: %d of %d memories in %.1fs", what, changed, seen, time.perf_counter() - started)
+    return changed
