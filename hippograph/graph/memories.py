@@ -106,7 +106,7 @@ def node_props(
         "warnings": list(item.warnings),
         "embedding": vector(embedding),
         "ft_terms": fulltext.indexed(namespace, item.content, context),
-        **standing.props(item.content),
+        **standing.props(namespace, item.content),
     }
     if item.chunk is not None:
         props.update({f"chunk_{k}": v for k, v in asdict(item.chunk).items()})

@@ -42,7 +42,7 @@ _NODE_FILES = {
     "remember_event": "import/remember_events",
     "edit_event": "import/edit_events",
 }
-DERIVED = frozenset({"ft_terms", "vocabulary", "applies_when", "standing"})
+DERIVED = frozenset({"ft_terms", "vocabulary", "applies_when", "standing_in"})
 # Paged by their key: (kind, export statement, key property).
 _LOGS = (
     ("episode", "export/episodes", "uid"),
@@ -199,7 +199,7 @@ def _indexed(props: Any, number: int) -> Any:
         raise InvalidInput(f"line {number}.props.{CONTEXT_WORDS}", "must be a string of words")
     content, namespace = props.get("content"), props.get("namespace")
     if isinstance(content, str) and isinstance(namespace, str):
-        derived = {k: v for k, v in standing.props(content).items() if v is not None}
+        derived = {k: v for k, v in standing.props(namespace, content).items() if v is not None}
         return {**props, "ft_terms": fulltext.indexed(namespace, content, context), **derived}
     return props
 

@@ -1,10 +1,14 @@
 // The namespace's standing instructions (write/standing.py): memories whose content tells how
-// to answer a kind of request, with that request (applies_when), found through the
-// (namespace, standing) index; in scope and of $statuses, at most $limit (recall/standing.py
-// matches the context against their conditions).
+// to answer a kind of request, with that request (applies_when), found through the index on
+// standing_in (the namespace, set on instructions only); in scope and of $statuses, at most
+// $limit (recall/standing.py matches the context against their conditions).
+// WITH before the namespace check: in one MATCH ... WHERE, ArcadeDB looks the nodes up by its
+// namespace index instead (a read of the whole namespace: ~250 ms at 100,000 memories).
 // $as_of (null: now): only what the store held as current then, as the seed statements.
 MATCH (m:Memory)
-WHERE m.namespace = $namespace AND m.standing = true AND m.status IN $statuses
+WHERE m.standing_in = $namespace
+WITH m
+WHERE m.namespace = $namespace AND m.status IN $statuses
   AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
        OR (m.scope = 'session' AND m.session_id = $session_id))
   AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of

@@ -55,7 +55,7 @@ _COMMON_SCHEMA = (
     "schema/tombstone_id_unique",
     "schema/memory_namespace_index",
     "schema/memory_namespace_type_index",
-    "schema/memory_namespace_standing_index",
+    "schema/memory_standing_index",
     "schema/memory_status_index",
     "schema/memory_type_index",
     "schema/memory_hash_index",

@@ -81,7 +81,7 @@ def add_decision(
                 "id": target,
                 "content": item.content,
                 "ft_terms": fulltext.indexed(namespace, item.content, context),
-                **standing.props(item.content),
+                **standing.props(namespace, item.content),
                 "content_hash": digest,
                 "dedup_key": key,
                 "embedding": as_vector(vector),

@@ -5,7 +5,8 @@ format dates month-day-year", "Never use jargon when I ask for a summary").
 Such a memory applies whenever a later context asks about that kind of thing, and that context
 rarely shares its words: "Which libraries are used in this project?" says nothing of version
 numbers. So the request it applies to, its condition ("software dependencies"), is kept on the
-node (``applies_when``, with ``standing`` true so the namespace's rules are found by an index),
+node (``applies_when``, with ``standing_in``, its namespace, which only instructions carry and an
+index holds, so that a namespace's rules are found without reading the namespace),
 derived from the content wherever the content is written: created, updated by a write decision,
 imported, and once for the memories a store held before (``backfill``). Recall matches a
 context against the conditions (`recall.standing`).
@@ -61,7 +62,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _SPACE = re.compile(r"\s+")
 
 # The migration that gives the memories a store held before their conditions (``backfill``).
-MIGRATION = "standing-conditions-v1"
+MIGRATION = "standing-conditions-v2"
 
 
 def condition(content: str) -> str | None:
@@ -79,12 +80,12 @@ def condition(content: str) -> str | None:
     return None
 
 
-def props(content: str) -> dict[str, Any]:
-    """The node properties a memory saying ``content`` gets: its condition and the ``standing``
-    flag when it is a standing instruction, else both null (a write that replaces the content
-    removes them)."""
+def props(namespace: str, content: str) -> dict[str, Any]:
+    """The node properties a memory of ``namespace`` saying ``content`` gets: its condition and
+    ``standing_in`` (the namespace) when it is a standing instruction, else both null (a write
+    that replaces the content removes them)."""
     found = condition(content)
-    return {"applies_when": found, "standing": True if found else None}
+    return {"applies_when": found, "standing_in": namespace if found else None}
 
 
 def backfill(store: Store) -> int:
@@ -93,8 +94,8 @@ def backfill(store: Store) -> int:
     standing instructions (0 when already done)."""
 
     def update(row: Row) -> dict[str, Any] | None:
-        found = props(str(row["content"] or ""))
-        return {"id": row["id"], **found} if found["standing"] else None
+        found = props(str(row["namespace"]), str(row["content"] or ""))
+        return {"id": row["id"], **found} if found["standing_in"] else None
 
     return migrate.over_texts(
         store, MIGRATION, "memory/set_standing", update, "standing instructions"

@@ -62,7 +62,7 @@ def test_the_condition_of_an_instruction(content: str, expected: str) -> None:
 )
 def test_what_is_not_a_standing_instruction(content: str) -> None:
     assert standing.condition(content) is None
-    assert standing.props(content) == {"applies_when": None, "standing": None}
+    assert standing.props("ns", content) == {"applies_when": None, "standing_in": None}
 
 
 def test_a_long_sentence_is_not_read_as_an_instruction() -> None:
@@ -120,7 +120,7 @@ DEPLOYED = "User: We deployed the first version on a small VPS last Friday."
 def _props(rt: Runtime, ns: str, memory_id: str) -> dict[str, object]:
     records = rt.store.driver.execute_query(
         "MATCH (m:Memory {id: $id}) WHERE m.namespace = $ns "
-        "RETURN m.applies_when AS applies_when, m.standing AS standing",
+        "RETURN m.applies_when AS applies_when, m.standing_in AS standing_in",
         id=memory_id,
         ns=ns,
         database_=rt.store.database,
@@ -134,11 +134,11 @@ def test_an_instruction_is_recalled_when_its_condition_is_asked_about(
     ids = _chat(any_runtime, namespace)
     assert _props(any_runtime, namespace, ids[VERSIONS]) == {
         "applies_when": "software dependencies",
-        "standing": True,
+        "standing_in": namespace,
     }
     assert _props(any_runtime, namespace, ids[PROJECT_CHAT_FIRST]) == {
         "applies_when": None,
-        "standing": None,
+        "standing_in": None,
     }
     question = "Which libraries does this project use?"
     # The question shares no word with the instruction, and its own relevance leaves it out
@@ -174,7 +174,7 @@ def test_an_unrelated_context_recalls_no_instruction(runtime: Runtime, namespace
 def test_a_store_written_before_gets_its_conditions_once(runtime: Runtime, namespace: str) -> None:
     ids = _chat(runtime, namespace)
     runtime.store.driver.execute_query(
-        "MATCH (m:Memory) WHERE m.namespace = $ns REMOVE m.applies_when, m.standing",
+        "MATCH (m:Memory) WHERE m.namespace = $ns REMOVE m.applies_when, m.standing_in",
         ns=namespace,
         database_=runtime.store.database,
     )
@@ -203,7 +203,7 @@ def test_an_import_derives_the_conditions_again(any_runtime: Runtime, namespace:
     transfer.import_from(any_runtime.store, io.StringIO(exported))
     assert _props(any_runtime, namespace, ids[VERSIONS]) == {
         "applies_when": "software dependencies",
-        "standing": True,
+        "standing_in": namespace,
     }
 
 
@@ -221,7 +221,7 @@ def test_an_updated_content_takes_its_new_condition(any_runtime: Runtime, namesp
     assert second.memory.id == first.memory.id and not second.created  # an UPDATE
     assert _props(any_runtime, namespace, first.memory.id) == {
         "applies_when": "costs",
-        "standing": True,
+        "standing_in": namespace,
     }
 
 

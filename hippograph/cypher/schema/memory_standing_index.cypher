@@ -1,0 +1,1 @@
+CREATE INDEX memory_standing IF NOT EXISTS FOR (m:Memory) ON (m.standing_in)
