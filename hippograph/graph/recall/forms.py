@@ -64,14 +64,8 @@ def _inflections(base: str) -> set[str]:
         return forms
     forms.add(base + "es" if base.endswith(_SIBILANT) else base + "s")
     if base.endswith("e"):
-        forms |= (
-            {base + "d", base[:-1] + "ing"}
-            if not base.endswith("ee")
-            else {
-                base + "d",
-                base + "ing",
-            }
-        )
+        # hike -> hiked, hiking; agree -> agreed, agreeing
+        forms |= {base + "d", (base if base.endswith("ee") else base[:-1]) + "ing"}
         return forms
     forms |= {base + "ed", base + "ing"}
     # A short word ending consonant-vowel-consonant doubles it (plan -> planned, run ->

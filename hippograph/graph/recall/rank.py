@@ -1,8 +1,8 @@
 """One ranking of every candidate: relevance + activation + speaker, addressee and date cues
 (less a little for a memory that asks a question), x recency boost x confidence x importance;
-the best few by that score without the activation are kept in the top k (``anchored``); then,
-within a session, what was surfaced already is held back unless it still ranks near the
-top.
+the best few by that score without the activation are kept in the top k (``anchors``,
+``kept``); then, within a session, what was surfaced already is held back unless it still ranks
+near the top.
 
 The confidence ranking reads (recall/scores and recall/expand) is the decayed one, but never
 below the memory's stated confidence (``initial_confidence``, moved by feedback, x trust): age
@@ -51,7 +51,7 @@ class Scored:
     restated: float
     asks: float
     addressee: float
-    direct: float  # the score without the activation received (``anchored``)
+    direct: float  # the score without the activation received (``anchors``)
 
     @property
     def explanation(self) -> Explanation:
@@ -156,7 +156,9 @@ def rank(
 
 def anchors(ranked: list[Scored], k: int, count: int) -> list[str]:
     """The ``count`` best candidates by their own score (``Scored.direct``: relevance and cues,
-    without the activation received), at most ``k``: what ``anchored`` keeps in the top k."""
+    without the activation received), at most ``k``: what recall keeps in the top k (``kept``)
+    whatever activation the others received, so that activation may reorder the top k but not
+    push out what the question itself finds best."""
     if count <= 0 or len(ranked) <= k:
         return []
     return [r.id for r in sorted(ranked, key=lambda r: (-r.direct, r.id))[: min(count, k)]]
@@ -173,14 +175,6 @@ def kept(ranked: list[Scored], k: int, ids: Sequence[str]) -> list[Scored]:
     others = [r.id for r in ranked if r.id not in wanted][: k - len(wanted)]
     chosen = set(wanted).union(others)
     return [r for r in ranked if r.id in chosen] + [r for r in ranked if r.id not in chosen]
-
-
-def anchored(ranked: list[Scored], k: int, count: int) -> list[Scored]:
-    """``ranked`` with its ``count`` best candidates by their own score (``anchors``) inside
-    the first ``k``: activation may reorder the top k, not push out what the question itself
-    finds best. The other places of the top k go to the best of the rest; the top k, and what
-    follows, keep their order."""
-    return kept(ranked, k, anchors(ranked, k, count))
 
 
 def restating(lengths: dict[str, float], config: CascadeConfig) -> frozenset[str]:

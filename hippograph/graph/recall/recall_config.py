@@ -197,7 +197,7 @@ class CascadeConfig:
         86.0. Turning every question into a statement ("What do kids like?" -> "kids like")
         for the embedding: LoCoMo 78.6%, BEAM 66.5%, not taken.
     anchors: the anchors candidates that score best by their own relevance and cues (the
-        score without the activation expansion brings: `rank.anchored`) are kept inside the
+        score without the activation expansion brings: `rank.anchors`) are kept inside the
         first k: activation may reorder the top k, but not push out what the question itself
         finds best. A guard where expansion misleads (a lone answer among seeds that lift each
         other). 2: BEAM dev summarization 14.9 -> 15.3 (`no-anchors` ablation), every other

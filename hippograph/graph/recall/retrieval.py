@@ -22,7 +22,7 @@
    memory longer than the model reads has its full-text part and activation discounted, and
    so has the activation of a restating speaker's memories (`rank.restating`); the best
    candidates by their own score stay in the top k whatever activation the others received
-   (`rank.anchored`), and so do the standing instructions that apply (`rank.kept`).
+   (`rank.anchors`), and so do the standing instructions that apply (both: `rank.kept`).
 
 A superseded seed is replaced by its active successor; archived memories stay out unless asked
 for; negative memories whose trigger patterns match the context are always surfaced, flagged.

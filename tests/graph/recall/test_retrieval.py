@@ -1029,7 +1029,7 @@ def test_the_best_direct_matches_are_kept_in_the_top_k() -> None:
     ranked = [_scored(i, 1.0 - n / 10, directs[i]) for n, i in enumerate("abcdef")]
 
     def ids(k: int, anchors: int) -> str:
-        return "".join(r.id for r in rank.anchored(ranked, k, anchors))
+        return "".join(r.id for r in rank.kept(ranked, k, rank.anchors(ranked, k, anchors)))
 
     assert ids(3, 0) == "abcdef"
     assert ids(3, 1) == "abfcde"
