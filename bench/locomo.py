@@ -37,7 +37,6 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -49,27 +48,13 @@ from bench import locomo_data as data  # noqa: E402
 from hippograph.graph import transfer  # noqa: E402
 from hippograph.graph.model import ChunkPosition, NewMemory, Source, to_iso  # noqa: E402
 from hippograph.graph.recall import bundle, retrieval  # noqa: E402
-from hippograph.graph.recall.recall_config import (  # noqa: E402
-    DEFAULT_CASCADE,
-    NO_VOCABULARY,
-    SEEDS_ONLY,
-)
+from hippograph.graph.recall.recipes import ABLATIONS  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.upkeep import vocabulary  # noqa: E402
 from hippograph.graph.write import chunks, formation, writepath  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
 K = 10
-# Ablations of the real cascade, asked in the same run on the same memories.
-ABLATIONS = {
-    "no-vocabulary": NO_VOCABULARY,
-    "no-addressee": replace(DEFAULT_CASCADE, addressee_weight=0.0),
-    "framed": replace(DEFAULT_CASCADE, unframe=False),
-    "no-anchors": replace(DEFAULT_CASCADE, anchors=0),
-    "no-standing": replace(DEFAULT_CASCADE, standing_rules=0),
-    "no-expand": replace(DEFAULT_CASCADE, depth=0),
-    "seeds-only": SEEDS_ONLY,
-}
 
 
 def load(rt: Runtime, conv: data.Conversation, namespace: str) -> None:

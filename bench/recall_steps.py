@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.latency import NAMESPACE, load_state, pct, warmup_texts  # noqa: E402
 from bench.profiling import statement_timings  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, NO_VOCABULARY  # noqa: E402
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE, NO_VOCABULARY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 

@@ -23,7 +23,6 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -32,15 +31,17 @@ from bench import baselines  # noqa: E402
 from bench import locomo as locomo_bench  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig  # noqa: E402
+from hippograph.graph.recall.recall_config import CascadeConfig, field_types  # noqa: E402
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
-KINDS = {f.name: f.type for f in fields(CascadeConfig)}
+KINDS = field_types()
 
 
 def variant(spec: str) -> CascadeConfig:
-    """``default``, or ``field=value[,field=value...]`` over the default cascade."""
+    """``default``, or ``field=value[,field=value...]`` over the default cascade (a field by its
+    own name, whatever its stage: ``anchors=0,unframe=0``)."""
     if spec == "default":
         return DEFAULT_CASCADE
     changes: dict[str, object] = {}
@@ -49,14 +50,8 @@ def variant(spec: str) -> CascadeConfig:
         if name not in KINDS:
             raise SystemExit(f"variants: {name!r} is not a CascadeConfig field")
         kind = KINDS[name]
-        changes[name] = (
-            value in ("1", "true", "True")
-            if kind == "bool"
-            else int(value)
-            if kind == "int"
-            else float(value)
-        )
-    return replace(DEFAULT_CASCADE, **changes)  # type: ignore[arg-type]
+        changes[name] = value in ("1", "true", "True") if kind is bool else kind(value)
+    return DEFAULT_CASCADE.changed(**changes)
 
 
 def main() -> int:

@@ -270,8 +270,7 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
             args.namespace,
             request,
             config=rt.cascade,
-            limits=rt.limits,
-            verifier=rt.verifier,
+            checks=retrieval.Checks(limits=rt.limits, verifier=rt.verifier),
         )
         rt.after_recall(args.namespace, args.context, found)
         return found

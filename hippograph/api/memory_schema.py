@@ -140,8 +140,7 @@ class MemoryQuery:
             namespace,
             request,
             config=rt.cascade,
-            limits=rt.limits,
-            verifier=rt.verifier,
+            checks=retrieval.Checks(limits=rt.limits, verifier=rt.verifier),
         )
         rt.after_recall(namespace, context, result)
         return RecallResult.of(result)

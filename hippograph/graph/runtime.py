@@ -8,14 +8,15 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import bundle, feedback
 from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
 from hippograph.graph.recall.nextturn import NextTurn
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.recall.retrieval import Recalled, RecallResult
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
@@ -130,8 +131,7 @@ class Runtime:
     def cascade(self) -> CascadeConfig:
         """The retrieval cascade, with the configured edge-confidence floor and vocabulary
         seeds."""
-        return replace(
-            DEFAULT_CASCADE,
+        return DEFAULT_CASCADE.changed(
             edge_floor=self.settings.recall_edge_floor,
             vocabulary_seeds=self.settings.recall_vocabulary_seeds,
         )

@@ -9,7 +9,7 @@ from hippograph.graph import history, memories
 from hippograph.graph.errors import SupersedeCycle
 from hippograph.graph.model import MemoryFilter, NewMemory
 from hippograph.graph.recall import retrieval
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import writepath
 

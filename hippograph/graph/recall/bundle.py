@@ -27,7 +27,8 @@ from hippograph.graph.errors import InvalidInput
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.tokens import TokenCounter
 from hippograph.graph.recall import retrieval
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.recall.results import Recalled, RecallRequest, RecallResult
 from hippograph.graph.store.store import Store
 from hippograph.graph.upkeep import core
@@ -139,7 +140,7 @@ def build(
             include_history=True,
         ),
         config,
-        limits=limits,
+        checks=retrieval.Checks(limits=limits),
     )
     counter = counter_for(embedder)
     rules = [_Entry(r, True, r.memory.content) for r in result.items if r.flagged]
@@ -152,7 +153,7 @@ def build(
     kept = {e.recalled.memory.id for e in always} | ruled
     # A triggered rule keeps a recall from being a gap; the bundle still leaves out memories
     # when none of them is relevant.
-    gap = result.best_relevance < config.min_relevance
+    gap = result.best_relevance < config.answer.min_relevance
     found = [] if gap else [r for r in result.items if not r.flagged]
     recalled = [_Entry(r, False, r.memory.content) for r in found if r.memory.id not in kept]
     always = _capped(rules, always, request, counter)

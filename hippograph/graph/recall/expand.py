@@ -5,115 +5,100 @@ ranking fields."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from hippograph.graph.recall.recall_config import CascadeConfig
-from hippograph.graph.recall.results import Step, Trace
-from hippograph.graph.recall.seeds import POOL
+from hippograph.graph.recall.candidates import Candidate, Pool, Query, Ranking
+from hippograph.graph.recall.recall_config import SpreadConfig
+from hippograph.graph.recall.results import Step
+from hippograph.graph.recall.seeds import POOL, relevance
 from hippograph.graph.store.revalidating import Revalidating
-from hippograph.graph.store.store import Row, Store
+from hippograph.graph.store.store import Store
+from hippograph.graph.store.store import vector as as_vector
 
 
-@dataclass(frozen=True, kw_only=True)
-class Scoring:
-    """How candidates are scored: the statements' parameters (query vector, whether speakers
-    are read) and a candidate's relevance from its row."""
-
-    params: dict[str, Any]
-    relevance: Callable[[Row], float]
-    eids: dict[str, str]  # memory id -> element id, of every memory a statement returned
-
-    def pairs(self, ids: Sequence[str]) -> list[list[str]]:
-        """[element id, id] of each memory: how statements look memories up."""
-        return [[self.eids[i], i] for i in ids]
+def spread(q: Query, pool: Pool) -> None:
+    """The spread stage: every candidate's ranking fields read and activation spread from the
+    seeds (``expand``); a seed starts with its relevance."""
+    if len(pool.candidates) > q.config.spread.frontier:
+        # The first hop expands the most relevant seeds only: score them before it.
+        score(q, pool, list(pool.candidates))
+    expand(q, pool, active_count(q.store, q.namespace) if q.config.spread.depth else 0)
+    rest = [i for i, c in pool.candidates.items() if c.ranking is None]
+    if rest:  # no expansion ran, or a successor or a seed it did not reach
+        score(q, pool, rest)
 
 
-def score(
-    store: Store,
-    ns: str,
-    ids: list[str],
-    scoring: Scoring,
-    scored: dict[str, Row],
-    traces: dict[str, Trace],
-) -> None:
-    """Fetch what ranking needs of ``ids`` into ``scored``; a seed starts with its relevance."""
-    found = store.read("recall/scores", namespace=ns, ids=scoring.pairs(ids), **scoring.params)
+def score(q: Query, pool: Pool, ids: list[str]) -> None:
+    """Read what ranking needs of ``ids``; a seed starts with its relevance."""
+    found = q.store.read(
+        "recall/scores", namespace=q.namespace, ids=pool.pairs(ids), **_reads(q, pool)
+    )
     for hit in found[0]["rows"] if found else []:  # an aggregate answers one row, even over nothing
-        row = dict(zip(SCORED_KEYS, hit, strict=True))
-        scored[row["id"]] = row
-        traces[row["id"]].activation = scoring.relevance(row)
+        candidate = pool.candidates[hit[0]]
+        candidate.ranking = Ranking.decode(hit[1:])
+        candidate.activation = relevance(candidate, pool, q.config.relevance)
 
 
-# The ranking fields of a memory, in the order recall/scores and recall/expand list them (both
-# answer one row of lists: the embedded engine's cost per returned row is most of a small read).
-SCORED_FIELDS = (
-    "status", "memory_type", "created_at", "last_accessed", "confidence", "importance",
-    "speakers", "cosine", "length", "asks",
-)  # fmt: skip
-HIT_FIELDS = ("src", "dst", "eid", "type", "w", "via", "degree", *SCORED_FIELDS)
-FIRST_SCORED = HIT_FIELDS.index(SCORED_FIELDS[0])
-SCORED_KEYS = ("id", *SCORED_FIELDS)
+def _reads(q: Query, pool: Pool) -> dict[str, Any]:
+    """What the scoring statements read against: the query vector, and whether speakers."""
+    return {"embedding": as_vector(pool.query), "with_speakers": q.cues.reads_speakers}
 
 
-def expand(
-    store: Store,
-    ns: str,
-    traces: dict[str, Trace],
-    config: CascadeConfig,
-    statuses: list[str],
-    scope: dict[str, Any],
-    total: int,
-    scoring: Scoring,
-    scored: dict[str, Row],
-) -> None:
+# A hit of recall/expand: [src, dst, dst's element id, edge type, weight, via, degree, then
+# dst's Ranking fields]; 'SELF' hits score a seed not scored yet.
+HIT_HEAD = 7
+
+
+def expand(q: Query, pool: Pool, total: int) -> None:
     """Spread activation breadth-first from the seeds (a seed starts with its relevance). A
     memory keeps the largest amount it receives from another memory and passes that on.
+    ``total``: the namespace's active memories (a tag's rarity).
 
-    Every memory reached comes back with its ranking fields (into ``scored``); the first hop
-    also scores the seeds not scored yet (its 'SELF' rows), before spreading from them."""
-    frontier = sorted(traces, key=lambda i: -traces[i].activation)
-    unscored = [i for i in traces if i not in scored]
+    Every memory reached comes back with its ranking fields; the first hop also scores the
+    seeds not scored yet (its 'SELF' rows), before spreading from them."""
+    config = q.config.spread
+    candidates = pool.candidates
+    frontier = sorted(candidates, key=lambda i: -candidates[i].activation)
+    unscored = [i for i, c in candidates.items() if c.ranking is None]
+    reads = _reads(q, pool)
     for hop in range(config.depth):
         if not frontier:
             return
         expanded = frontier[: config.frontier if hop == 0 else config.later_frontier]
-        found = store.read(
+        found = q.store.read(
             "recall/expand",
-            namespace=ns,
-            frontier=scoring.pairs(expanded),
-            scored_ids=scoring.pairs(unscored),
-            statuses=statuses,
+            namespace=q.namespace,
+            frontier=pool.pairs(expanded),
+            scored_ids=pool.pairs(unscored),
+            statuses=q.statuses,
             edge_floor=config.edge_floor,
             fan_out=config.fan_out,
             max_tag_degree=config.max_tag_degree,
             max_cluster_size=config.max_cluster_size,
-            **scope,
-            **scoring.params,
+            **q.scope,
+            **reads,
         )
         unscored = []
-        # A hit is a list in HIT_FIELDS order, read by position (~250 a recall).
+        # A hit is a list, read by position (~250 a recall): HIT_HEAD fields, then a Ranking.
         hits = [hit for r in found for hit in r["hits"]]
         for hit in hits:
-            if len(hit) != len(HIT_FIELDS):  # the statement and HIT_FIELDS disagree
-                raise ValueError(f"recall/expand: a hit of {len(hit)} fields")
             dst, kind = hit[1], hit[3]
-            scoring.eids[dst] = hit[2]
-            if kind == "SELF" or dst not in scored:
-                scored[dst] = dict(zip(SCORED_KEYS, (dst, *hit[FIRST_SCORED:]), strict=True))
+            pool.eids[dst] = hit[2]
+            target = candidates.get(dst)
+            if target is None:
+                target = candidates[dst] = Candidate(id=dst, kinds={"expanded"})
+            if kind == "SELF" or target.ranking is None:
+                target.ranking = Ranking.decode(hit[HIT_HEAD:])
             if kind == "SELF":
-                traces[dst].activation = scoring.relevance(scored[dst])
+                target.activation = relevance(target, pool, q.config.relevance)
         touched: dict[str, float] = {}
         for src, dst, _, kind, w, via, degree, *_ in hits:
             if kind == "SELF":
                 continue
-            source = traces[src]
+            source = candidates[src]
             weight = edge_weight(kind, w, degree, config, total)
             amount = source.activation * weight * config.hop_decay
-            target = traces.get(dst)
-            if target is None:
-                target = traces[dst] = Trace(kinds={"expanded"})
+            target = candidates[dst]
             if amount <= target.received:
                 continue
             target.received = amount
@@ -142,7 +127,7 @@ def active_count(store: Store, namespace: str) -> int:
     return SIZES.get((store, namespace))
 
 
-def edge_weight(kind: str, w: Any, degree: Any, config: CascadeConfig, total: int) -> float:
+def edge_weight(kind: str, w: Any, degree: Any, config: SpreadConfig, total: int) -> float:
     if kind == "RELATES_TO":
         return float(w)
     if kind == "HAS_TAG":

@@ -24,10 +24,10 @@ import numpy as np
 from hippograph.graph import clock
 from hippograph.graph.model import now_iso, parse_iso
 from hippograph.graph.recall import cues
-from hippograph.graph.recall.recall_config import CascadeConfig
-from hippograph.graph.recall.results import Explanation, RecallRequest, Trace
-from hippograph.graph.recall.seeds import SPEAKER_TAG, length_factor, row_relevance
-from hippograph.graph.store.store import Row, Store
+from hippograph.graph.recall.candidates import Candidate, Pool, Query
+from hippograph.graph.recall.recall_config import ScoreConfig
+from hippograph.graph.recall.results import Explanation
+from hippograph.graph.recall.seeds import SPEAKER_TAG, length_factor, relevance
 from hippograph.graph.store.store import vector as as_vector
 
 
@@ -38,7 +38,7 @@ class Scored:
 
     id: str
     score: float
-    trace: Trace
+    candidate: Candidate
     cosine: float
     fulltext: float
     relevance: float
@@ -55,7 +55,7 @@ class Scored:
 
     @property
     def explanation(self) -> Explanation:
-        trace = self.trace
+        trace = self.candidate
         return Explanation(
             seed=trace.seed,
             seed_kinds=tuple(sorted(trace.kinds or {"expanded"})),
@@ -77,81 +77,81 @@ class Scored:
         )
 
 
-def rank(
-    rows: list[Row],
-    traces: dict[str, Trace],
-    fulltext: dict[str, float],
-    named: frozenset[str],
-    restates: frozenset[str],
-    addressed: frozenset[str],
-    context: str,
-    request: RecallRequest,
-    config: CascadeConfig,
-    statuses: list[str],
-) -> tuple[list[Scored], float]:
-    """Score the candidates from their `recall/scores` rows, best first. ``named``: the speakers
-    the context names; ``restates``: the restating speakers (``restating``); ``addressed``: the
-    speaker the context asks about as "you" (``CascadeConfig.addressee_weight``), or none."""
-    top_ft = max(fulltext.values(), default=0.0)
+def rank(q: Query, pool: Pool) -> tuple[list[Scored], float]:
+    """The score stage: every candidate whose ranking fields were read, best first, and the best
+    relevance among them (a gap below ``min_relevance``). Of a recall as of a past time, what
+    was not current then is left out."""
+    hidden = pool.hidden.result() if pool.hidden is not None else set()
+    config, request = q.config.score, q.request
     windows = cues.WindowIndex(
-        cues.date_windows(context, config.time_slack_days) if config.time_weight > 0 else []
+        cues.date_windows(q.context, q.config.cues.time_slack_days)
+        if config.time_weight > 0
+        else []
     )
     now = clock.now().timestamp()
     scored: list[Scored] = []
     best = 0.0
-    for row in rows:
-        memory_id = row["id"]
-        if row["status"] not in statuses or (
-            request.memory_types and row["memory_type"] not in request.memory_types
+    for candidate in pool.ranked():
+        row = candidate.ranking
+        assert row is not None
+        if (
+            candidate.id in hidden
+            or row.status not in q.statuses
+            or (request.memory_types and row.memory_type not in request.memory_types)
         ):
             continue
-        trace = traces[memory_id]
-        cosine, ft = float(row["cosine"]), fulltext.get(memory_id, 0.0)
-        length = length_factor(row["length"], config)
-        rel = row_relevance(row, fulltext, top_ft, config)
+        rel = relevance(candidate, pool, q.config.relevance)
         best = max(best, rel)
-        said_by = {t[len(SPEAKER_TAG) :] for t in row["speakers"] or ()}
-        speaker = 1.0 if len(named) == 1 and said_by & named else 0.0
-        restated = config.restating_activation if said_by and said_by <= restates else 1.0
-        addressee = config.addressee_weight if said_by & addressed else 0.0
-        when = 1.0 if windows and parse_iso(row["created_at"]) in windows else 0.0
-        recency = recency_boost(row["last_accessed"], now, config)
-        confidence = float(row["confidence"] or 0.0)
-        importance = float(row["importance"] or 0.0)
-        asks = config.question_discount if row["asks"] else 0.0
-        received = config.activation_weight * trace.received * length * restated
-        base = (
-            rel
-            + received
-            + config.speaker_weight * speaker
-            + addressee
-            + config.time_weight * when
-            - asks
-        )
-        factor = recency * confidence * (1 + config.importance_weight * importance)
-        score = base * factor
-        scored.append(
-            Scored(
-                id=memory_id,
-                score=score,
-                trace=trace,
-                cosine=cosine,
-                fulltext=ft,
-                relevance=rel,
-                speaker=speaker,
-                time=when,
-                recency=recency,
-                confidence=confidence,
-                importance=importance,
-                length=length,
-                restated=restated,
-                asks=asks,
-                addressee=addressee,
-                direct=(base - received) * factor,
-            )
-        )
+        scored.append(_scored(q, pool, candidate, rel, windows, now))
     scored.sort(key=lambda r: (-r.score, r.id))
     return scored, best
+
+
+def _scored(
+    q: Query, pool: Pool, candidate: Candidate, rel: float, windows: cues.WindowIndex, now: float
+) -> Scored:
+    """One candidate's score and its parts (see the module docstring)."""
+    config, named = q.config.score, q.cues.named
+    row = candidate.ranking
+    assert row is not None
+    length = length_factor(row.length, q.config.relevance)
+    said_by = {t[len(SPEAKER_TAG) :] for t in row.speakers or ()}
+    speaker = 1.0 if len(named) == 1 and said_by & named else 0.0
+    restated = config.restating_activation if said_by and said_by <= q.cues.restates else 1.0
+    addressee = config.addressee_weight if said_by & q.cues.addressed else 0.0
+    when = 1.0 if windows and parse_iso(row.created_at) in windows else 0.0
+    recency = recency_boost(row.last_accessed, now, config)
+    confidence = float(row.confidence or 0.0)
+    importance = float(row.importance or 0.0)
+    asks = config.question_discount if row.asks else 0.0
+    received = config.activation_weight * candidate.received * length * restated
+    base = (
+        rel
+        + received
+        + config.speaker_weight * speaker
+        + addressee
+        + config.time_weight * when
+        - asks
+    )
+    factor = recency * confidence * (1 + config.importance_weight * importance)
+    return Scored(
+        id=candidate.id,
+        score=base * factor,
+        candidate=candidate,
+        cosine=float(row.cosine),
+        fulltext=pool.fulltext.get(candidate.id, 0.0),
+        relevance=rel,
+        speaker=speaker,
+        time=when,
+        recency=recency,
+        confidence=confidence,
+        importance=importance,
+        length=length,
+        restated=restated,
+        asks=asks,
+        addressee=addressee,
+        direct=(base - received) * factor,
+    )
 
 
 def anchors(ranked: list[Scored], k: int, count: int) -> list[str]:
@@ -177,19 +177,17 @@ def kept(ranked: list[Scored], k: int, ids: Sequence[str]) -> list[Scored]:
     return [r for r in ranked if r.id in chosen] + [r for r in ranked if r.id not in chosen]
 
 
-def restating(lengths: dict[str, float], config: CascadeConfig) -> frozenset[str]:
+def restating(lengths: dict[str, float], ratio: float) -> frozenset[str]:
     """The speakers whose memories run ``restating_ratio`` times longer on average than the
     tersest speaker's (``lengths``: speaker -> mean length): an assistant's answers beside a
     person's messages, restating and elaborating what the person said."""
     if len(lengths) < 2:
         return frozenset()
     tersest = min(lengths.values())
-    return frozenset(
-        name for name, length in lengths.items() if length >= config.restating_ratio * tersest
-    )
+    return frozenset(name for name, length in lengths.items() if length >= ratio * tersest)
 
 
-def recency_boost(last_accessed: str | None, now: float, config: CascadeConfig) -> float:
+def recency_boost(last_accessed: str | None, now: float, config: ScoreConfig) -> float:
     """1 + boost x e^(-hours since last access / hours); a never-used memory gets no boost."""
     if not last_accessed or config.recency_boost <= 0:
         return 1.0
@@ -197,21 +195,22 @@ def recency_boost(last_accessed: str | None, now: float, config: CascadeConfig) 
     return 1 + config.recency_boost * math.exp(-hours / config.recency_hours)
 
 
-def session_filter(
-    store: Store,
-    ns: str,
-    request: RecallRequest,
-    query: Any,
-    ranked: list[Scored],
-    k: int,
-    config: CascadeConfig,
-) -> tuple[list[Scored], bool]:
+def choose(q: Query, pool: Pool, ranked: list[Scored]) -> tuple[list[Scored], bool]:
+    """The choose stage: the top k, with the standing instructions that apply, then the
+    anchors, inside it (``kept``); within a session, what was surfaced already held back
+    (``session_filter``). Returns the chosen and whether the session's topic changed."""
+    wanted = [*pool.standing, *anchors(ranked, q.k, q.config.choose.anchors)]
+    return session_filter(q, pool.query, kept(ranked, q.k, wanted))
+
+
+def session_filter(q: Query, query: Any, ranked: list[Scored]) -> tuple[list[Scored], bool]:
     """Within a session, what was surfaced already is not repeated unless it still ranks in the
     top ``resurface_top``; a change of topic clears that memory."""
+    request, ns, k, config = q.request, q.namespace, q.k, q.config.choose
     if not request.session_id:
         return ranked[:k], False
     uid = f"{ns}|{request.session_id}"
-    state = store.read("recall/session_state", uid=uid)
+    state = q.store.read("recall/session_state", uid=uid)
     surfaced: list[str] = list(state[0]["surfaced"] or []) if state else []
     reset = False
     if state and state[0]["context_embedding"]:
@@ -223,7 +222,7 @@ def session_filter(
         r for rank, r in enumerate(ranked) if rank < config.resurface_top or r.id not in seen
     ][:k]
     merged = list(dict.fromkeys([*surfaced, *(r.id for r in chosen)]))[-500:]
-    store.write(
+    q.store.write(
         "recall/session_save",
         uid=uid,
         namespace=ns,

@@ -1,10 +1,9 @@
 """What a recall is asked and what it answers: the request, the ranked items with their
-explanations (seed kinds, the path of edges followed, the score's components) and history, and
-the per-candidate trace the cascade keeps while it runs."""
+explanations (seed kinds, the path of edges followed, the score's components) and history."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from hippograph.graph.model import Memory
 
@@ -113,14 +112,3 @@ class Verdict:
     @property
     def verified(self) -> bool:
         return self.status == "verified"
-
-
-@dataclass
-class Trace:
-    """Per-candidate bookkeeping while the cascade runs."""
-
-    kinds: set[str] = field(default_factory=set)
-    seed: str = ""
-    path: tuple[Step, ...] = ()
-    activation: float = 0.0  # what it can pass on
-    received: float = 0.0  # what it got from other memories

@@ -14,8 +14,8 @@ import numpy as np
 
 from hippograph.graph.recall import forms as inflections
 from hippograph.graph.recall import termstats
-from hippograph.graph.recall.recall_config import CascadeConfig
-from hippograph.graph.recall.results import Trace
+from hippograph.graph.recall.candidates import Candidate, Hits, Pool, Query
+from hippograph.graph.recall.recall_config import CascadeConfig, RelevanceConfig
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write import fulltext
@@ -38,13 +38,13 @@ def fulltext_hits(
     statuses: list[str],
     scope: dict[str, Any],
     config: CascadeConfig,
-) -> tuple[dict[str, float], set[str], dict[str, str]]:
+) -> Hits:
     """Full-text hits (id -> BM25 by the namespace's statistics, best first), which of them are
     not active (superseded, archived), and their element ids. The index only finds them: its
     own scores use every namespace's statistics (see `termstats`)."""
     words = query_words(text)
-    if not words or config.fulltext_hits <= 0:
-        return {}, set(), {}
+    if not words or config.gather.fulltext_hits <= 0:
+        return Hits({}, set(), {})
     stats = termstats.for_store(store)
     words, groups = _with_forms(ns, words, stats, config)
     # The index is asked for the rarer words only (the budget); the hits they find are scored
@@ -52,9 +52,9 @@ def fulltext_hits(
     # rank what the rare ones found).
     searched = stats.select(ns, words, termstats.COUNTER)
     if not searched:
-        return {}, set(), {}
-    k = config.fulltext_hits
-    candidates = max(k * config.fulltext_oversample, k)
+        return Hits({}, set(), {})
+    k = config.gather.fulltext_hits
+    candidates = max(k * config.gather.fulltext_oversample, k)
     while True:
         found_rows = store.read(
             "recall/fulltext_seeds",
@@ -68,31 +68,35 @@ def fulltext_hits(
         found: Row = found_rows[0] if found_rows else {"fetched": 0, "hits": []}
         hits: list[Row] = found["hits"]
         truncated = int(found["fetched"]) >= candidates
-        if len(hits) >= k or not truncated or candidates >= config.fulltext_max_candidates:
+        if len(hits) >= k or not truncated or candidates >= config.gather.fulltext_max_candidates:
             break
-        candidates = min(candidates * 10, config.fulltext_max_candidates)
-    scores = stats.score(ns, words, hits, groups, config.context_weight, config.df_share)
+        candidates = min(candidates * 10, config.gather.fulltext_max_candidates)
+    scores = stats.score(
+        ns, words, hits, groups, config.gather.context_weight, config.gather.df_share
+    )
     # A guard: a hit holding none of the query words (its indexed words out of step with its
     # content, written around the write path) has nothing to score it by.
     rows = sorted(
         (h for h in hits if scores[h["id"]] > 0), key=lambda h: (-scores[h["id"]], h["id"])
     )[:k]
     retired = {r["id"] for r in rows if r["status"] != "active"}
-    return {r["id"]: scores[r["id"]] for r in rows}, retired, {r["id"]: r["eid"] for r in rows}
+    return Hits(
+        {r["id"]: scores[r["id"]] for r in rows}, retired, {r["id"]: r["eid"] for r in rows}
+    )
 
 
 def _with_forms(
     ns: str, words: list[str], stats: termstats.TermFrequencies, config: CascadeConfig
 ) -> tuple[list[str], dict[str, str]]:
     """The query words and the other forms of each word the namespace holds fewer than
-    ``config.forms_below`` times (`forms`: "camped" also searches camp, camps, camping;
+    ``config.gather.forms_below`` times (`forms`: "camped" also searches camp, camps, camping;
     "recommended" recommend), with what each form scores as (its word: ``termstats`` adds them up).
     A word used often in the asked form is not widened (more of the same topic, not more
     answers), nor is a form the namespace is known not to hold. The counts are `termstats`'s
     (the words', then the forms' of the rare ones), taken on the query's path in a namespace
     small enough; in a bigger one a word not counted yet is widened, and its forms searched."""
     known = stats.counted(ns, words, termstats.COUNTER)
-    rare = [w for w in words if known.get(w, 0) < config.forms_below]
+    rare = [w for w in words if known.get(w, 0) < config.gather.forms_below]
     forms = {w: list(inflections.forms(w)) for w in rare}
     known.update(stats.counted(ns, [f for fs in forms.values() for f in fs], termstats.COUNTER))
     groups: dict[str, str] = {word: word for word in words}
@@ -104,133 +108,114 @@ def _with_forms(
 
 
 def vector_hits(
-    store: Store,
-    ns: str,
-    query: Any,
-    config: CascadeConfig,
-    statuses: list[str],
-    scope: dict[str, Any],
-    retired: set[str],
-    eids: dict[str, str],
-    *,
-    exact: bool = False,
-    speaker: str | None = None,
+    q: Query, pool: Pool, *, exact: bool = False, speaker: str | None = None
 ) -> dict[str, float]:
-    """The nearest memories by the vector index, or by an exact scan where the index leaves
-    too few (``exact``: the caller already knows it does). With ``speaker``: the
-    ``config.speaker_seeds`` nearest that speaker said, by an exact scan of that speaker's
-    memories (the speaker seeds where the index leaves too few of the namespace;
-    ``vector_prf`` reads them from the index's hits otherwise)."""
+    """The nearest memories to ``pool.query`` by the vector index, or by an exact scan where the
+    index leaves too few (``exact``: the caller already knows it does). With ``speaker``: the
+    ``speaker_seeds`` nearest that speaker said, by an exact scan of that speaker's memories
+    (the speaker seeds where the index leaves too few of the namespace; ``vector_prf`` reads
+    them from the index's hits otherwise)."""
+    config = q.config.gather
     k = max(config.vector_seeds, config.prf_depth)
-    params = {"namespace": ns, "statuses": statuses, "embedding": as_vector(query), "k": k, **scope}
+    params = {
+        "namespace": q.namespace, "statuses": q.seed_statuses,
+        "embedding": as_vector(pool.query), "k": k, **q.scope,
+    }  # fmt: skip
     rows: list[Row] = []
     if speaker is not None:
         if config.speaker_seeds <= 0:
             return {}
         params.update(k=config.speaker_seeds, speaker=f"{SPEAKER_TAG}{speaker}")
-        rows = store.read("recall/speaker_seeds_exact", **params)
+        rows = q.store.read("recall/speaker_seeds_exact", **params)
     else:
         if not exact:
-            rows = store.read(
+            rows = q.store.read(
                 "recall/vector_seeds",
-                candidates=max(k * store.dialect.vector_oversample, 100),
+                candidates=max(k * q.store.dialect.vector_oversample, 100),
                 **params,
             )
         if exact or len(rows) < k:
             # The index is shared by every namespace: when filtering leaves too few, scan exactly.
-            rows = store.read("recall/vector_seeds_exact", **params)
-    retired.update(r["id"] for r in rows if r["status"] != "active")
-    eids.update((r["id"], r["eid"]) for r in rows)
+            rows = q.store.read("recall/vector_seeds_exact", **params)
+    pool.found(rows)
     return {r["id"]: float(r["cosine"]) for r in rows}
 
 
-def prf(
-    store: Store,
-    ns: str,
-    query: Any,
-    vector: dict[str, float],
-    fulltext: dict[str, float],
-    config: CascadeConfig,
-    eids: dict[str, str],
-) -> tuple[Any, dict[str, float]]:
+def prf(q: Query, pool: Pool, vector: dict[str, float]) -> tuple[Any, dict[str, float]]:
     """Pseudo-relevance feedback: the query moved toward its most relevant memories, and the
-    cosine to the moved query of every vector and full-text hit.
+    cosine to the moved query of every hit of ``vector`` and the full-text hits.
 
     The engine ranks the hits by relevance (a cosine is cheaper computed there than an
     embedding shipped), returns the prf_depth best embeddings and, per hit, its cosines to the
     query and to each of them, in one statement. For unit vectors, with c the mean of the
     feedback embeddings, cos(m, q + w c) = (cos(m, q) + w mean_i cos(m, e_i)) / |q + w c|.
     """
-    top_ft = max(fulltext.values(), default=0.0)
-    pool = [
-        {"id": i, "eid": eids[i], "ft": fulltext.get(i, 0.0) / top_ft if top_ft > 0 else 0.0}
-        for i in dict.fromkeys([*vector, *fulltext])
+    top_ft = pool.top_fulltext
+    hits = [
+        {
+            "id": i,
+            "eid": pool.eids[i],
+            "ft": pool.fulltext.get(i, 0.0) / top_ft if top_ft > 0 else 0.0,
+        }
+        for i in dict.fromkeys([*vector, *pool.fulltext])
     ]
-    found = store.read(
+    found = q.store.read(
         "recall/feedback",
-        namespace=ns,
-        pool=pool,
-        embedding=as_vector(query),
-        alpha=config.alpha,
-        depth=config.prf_depth,
+        namespace=q.namespace,
+        pool=hits,
+        embedding=as_vector(pool.query),
+        alpha=q.config.relevance.alpha,
+        depth=q.config.gather.prf_depth,
     )
-    return _moved(query, found[0] if found else None, config)
+    return _moved(pool.query, found[0] if found else None, q.config)
 
 
-def vector_prf(
-    store: Store,
-    ns: str,
-    query: Any,
-    fulltext: dict[str, float],
-    config: CascadeConfig,
-    statuses: list[str],
-    scope: dict[str, Any],
-    retired: set[str],
-    eids: dict[str, str],
-    speaker: str | None = None,
-) -> tuple[dict[str, float], Any, dict[str, float], dict[str, float]]:
-    """``vector_hits`` then ``prf`` on them and ``fulltext``, in one statement
-    (``recall/vector_feedback``, a round trip less on the query's path): the vector hits, the
-    moved query, the moved cosines, and the ``config.speaker_seeds`` nearest of the index's
-    hits said by ``speaker`` (None: nobody; their cosines to the query). Where the vector
-    index leaves fewer than it was asked for, the exact scans and ``prf`` run apart
-    (``vector_hits`` with ``exact``, then with ``speaker``)."""
+def vector_prf(q: Query, pool: Pool) -> dict[str, float]:
+    """``vector_hits`` then ``prf`` on them and the full-text hits, in one statement
+    (``recall/vector_feedback``, a round trip less on the query's path): sets the pool's
+    vector hits, its moved query and the ``speaker_seeds`` nearest of the index's hits said by
+    the one speaker the context names (their cosines to the query), and returns the hits'
+    cosines to the moved query. Where the vector index leaves fewer than it was asked for, the
+    exact scans and ``prf`` run apart (``vector_hits`` with ``exact``, then with ``speaker``)."""
+    config = q.config.gather
+    speaker = q.cues.speaker
     k = max(config.vector_seeds, config.prf_depth)
-    top_ft = max(fulltext.values(), default=0.0)
-    found = store.read(
+    top_ft = pool.top_fulltext
+    found = q.store.read(
         "recall/vector_feedback",
-        namespace=ns,
-        statuses=statuses,
-        embedding=as_vector(query),
+        namespace=q.namespace,
+        statuses=q.seed_statuses,
+        embedding=as_vector(pool.query),
         k=k,
-        candidates=max(k * store.dialect.vector_oversample, 100),
+        candidates=max(k * q.store.dialect.vector_oversample, 100),
         fulltext=[
-            {"id": i, "eid": eids[i], "ft": score / top_ft if top_ft > 0 else 0.0}
-            for i, score in fulltext.items()
+            {"id": i, "eid": pool.eids[i], "ft": score / top_ft if top_ft > 0 else 0.0}
+            for i, score in pool.fulltext.items()
         ],
-        alpha=config.alpha,
+        alpha=q.config.relevance.alpha,
         depth=config.prf_depth,
         speaker=f"{SPEAKER_TAG}{speaker}" if speaker and config.speaker_seeds > 0 else None,
         speaker_k=config.speaker_seeds,
-        **scope,
+        **q.scope,
     )
     near = found[0]["near"] if found else []
     if len(near) < k:  # what recall/vector_seeds would find too: scan exactly
-        vector = vector_hits(store, ns, query, config, statuses, scope, retired, eids, exact=True)
-        if not (vector or fulltext):
-            return vector, query, {}, {}
-        said = (
-            vector_hits(store, ns, query, config, statuses, scope, retired, eids, speaker=speaker)
-            if speaker
-            else {}
-        )
-        return vector, *prf(store, ns, query, vector, fulltext, config, eids), said
+        pool.vector = vector_hits(q, pool, exact=True)
+        if not (pool.vector or pool.fulltext):
+            return {}
+        said = vector_hits(q, pool, speaker=speaker) if speaker else {}
+        pool.query, moved = prf(q, pool, pool.vector)
+        pool.spoken = said
+        return moved
     spoken = found[0]["spoken"]
-    retired.update(memory_id for memory_id, _, _, status in near + spoken if status != "active")
-    eids.update((memory_id, eid) for memory_id, eid, _, _ in near + spoken)
-    vector = {memory_id: float(cosine) for memory_id, _, cosine, _ in near}
-    said = {memory_id: float(cosine) for memory_id, _, cosine, _ in spoken}
-    return vector, *_moved(query, found[0], config), said
+    pool.retired.update(
+        memory_id for memory_id, _, _, status in near + spoken if status != "active"
+    )
+    pool.eids.update((memory_id, eid) for memory_id, eid, _, _ in near + spoken)
+    pool.vector = {memory_id: float(cosine) for memory_id, _, cosine, _ in near}
+    pool.spoken = {memory_id: float(cosine) for memory_id, _, cosine, _ in spoken}
+    pool.query, moved = _moved(pool.query, found[0], q.config)
+    return moved
 
 
 def _moved(query: Any, found: Row | None, config: CascadeConfig) -> tuple[Any, dict[str, float]]:
@@ -239,47 +224,33 @@ def _moved(query: Any, found: Row | None, config: CascadeConfig) -> tuple[Any, d
     vectors = found["embeddings"] if found else []
     if not found or not vectors:
         return query, {}
-    moved = np.asarray(query) + config.prf_weight * np.mean(
-        np.asarray(vectors, dtype=np.float32), axis=0
-    )
+    weight = config.gather.prf_weight
+    moved = np.asarray(query) + weight * np.mean(np.asarray(vectors, dtype=np.float32), axis=0)
     norm = float(np.linalg.norm(moved))
-    weight = config.prf_weight / len(vectors)
+    share = weight / len(vectors)
     cosines = {
-        memory_id: (float(cosine) + weight * float(feedback)) / norm
+        memory_id: (float(cosine) + share * float(feedback)) / norm
         for memory_id, cosine, feedback in found["hits"]
     }
     return moved / norm, cosines
 
 
-def relevance(
-    cosine: float, ft: float, top_ft: float, config: CascadeConfig, length: float = 1.0
-) -> float:
-    """alpha x cosine + (1 - alpha) x full-text score / the best one, the latter x ``length``
-    (`length_factor`)."""
-    ft_part = ft / top_ft if top_ft > 0 else 0.0
-    return config.alpha * cosine + (1 - config.alpha) * ft_part * length
+def relevance(candidate: Candidate, pool: Pool, config: RelevanceConfig) -> float:
+    """alpha x cosine + (1 - alpha) x full-text score / the best one, the full-text part x its
+    length factor (``fulltext_length_weight``), of a candidate whose ranking fields are read."""
+    ranking = candidate.ranking
+    assert ranking is not None
+    top_ft = pool.top_fulltext
+    ft_part = pool.fulltext.get(candidate.id, 0.0) / top_ft if top_ft > 0 else 0.0
+    length = length_factor(ranking.length, config, config.fulltext_length_weight)
+    return config.alpha * float(ranking.cosine) + (1 - config.alpha) * ft_part * length
 
 
-def row_relevance(
-    row: Row, fulltext: dict[str, float], top_ft: float, config: CascadeConfig
-) -> float:
-    """``relevance`` of a scored candidate: its row's cosine and length, its full-text score
-    in ``fulltext`` (over the best one, ``top_ft``), the full-text part length-discounted by
-    CascadeConfig.fulltext_length_weight."""
-    return relevance(
-        float(row["cosine"]),
-        fulltext.get(row["id"], 0.0),
-        top_ft,
-        config,
-        length_factor(row["length"], config, config.fulltext_length_weight),
-    )
-
-
-def length_factor(length: Any, config: CascadeConfig, weight: float | None = None) -> float:
+def length_factor(length: Any, config: RelevanceConfig, weight: float | None = None) -> float:
     """1 / (1 + weight x ln(length / long_memory_chars)) for a memory longer than the embedding
     model reads, else 1: what discounts the signals that grow with a memory's length (the
-    activation it gathers: CascadeConfig.length_weight, the default ``weight``; its full-text
-    score: fulltext_length_weight)."""
+    activation it gathers: ``length_weight``, the default ``weight``; its full-text score:
+    ``fulltext_length_weight``)."""
     chars = int(length or 0)
     weight = config.length_weight if weight is None else weight
     if weight <= 0 or chars <= config.long_memory_chars:
@@ -287,25 +258,15 @@ def length_factor(length: Any, config: CascadeConfig, weight: float | None = Non
     return 1 / (1 + weight * math.log(chars / config.long_memory_chars))
 
 
-def seeds(
-    store: Store,
-    ns: str,
-    vector: dict[str, float],
-    fulltext: dict[str, float],
-    config: CascadeConfig,
-    retired: set[str],
-    eids: dict[str, str],
-    spoken: dict[str, float] | None = None,
-    words: dict[str, float] | None = None,
-    rules: list[str] | None = None,
-) -> dict[str, Trace]:
-    """The vector seeds (held to the cosine floor), the full-text seeds, the named
-    speaker's nearest memories (``spoken``, see ``vector_prf``) and the vocabulary seeds
-    (``words``, weightiest first, what no other source found: `vocabulary`) and the standing
-    instructions whose condition the context asks about (``rules``: `recall.standing`), each
-    retired one replaced by its successor."""
+def seeds(q: Query, pool: Pool) -> None:
+    """The pool's first candidates: the vector seeds (held to the cosine floor), the full-text
+    seeds, the named speaker's nearest memories (see ``vector_prf``), the vocabulary seeds
+    (weightiest first, what no other source found: `vocabulary`) and the standing
+    instructions whose condition the context asks about (`recall.standing`), each retired one
+    (unless as of a past time) replaced by its successor."""
+    config = q.config.gather
     chosen: dict[str, set[str]] = {}
-    nearest = sorted(vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]
+    nearest = sorted(pool.vector.items(), key=lambda kv: -kv[1])[: config.vector_seeds]
     # When no vector hit clears the floor the nearest ones are seeds anyway, full-text seeds
     # or not: a weak full-text hit alone would otherwise decide everything the recall returns
     # (the result is flagged as a gap by its low relevance).
@@ -313,22 +274,24 @@ def seeds(
     for memory_id, cosine in nearest:
         if cosine >= floor:
             chosen.setdefault(memory_id, set()).add("vector")
-    for memory_id in list(fulltext)[: config.fulltext_seeds]:
-        chosen.setdefault(memory_id, set()).add("fulltext")
-    for memory_id in list(spoken or {})[: config.speaker_seeds]:
-        chosen.setdefault(memory_id, set()).add("speaker")
-    for memory_id in list(words or {})[: config.vocabulary_seeds]:
-        chosen.setdefault(memory_id, set()).add("vocabulary")
-    for memory_id in rules or ():
-        chosen.setdefault(memory_id, set()).add("standing")
+    sources = (
+        (pool.fulltext, config.fulltext_seeds, "fulltext"),
+        (pool.spoken, config.speaker_seeds, "speaker"),
+        (pool.words, config.vocabulary_seeds, "vocabulary"),
+        (pool.standing, len(pool.standing), "standing"),
+    )
+    for hits, count, kind in sources:
+        for memory_id in list(hits)[:count]:
+            chosen.setdefault(memory_id, set()).add(kind)
     # Only a memory no longer active can have a successor (superseded, or archived after it).
-    replaced = [i for i in chosen if i in retired]
-    found = store.read("recall/successors", namespace=ns, ids=replaced) if replaced else []
+    # As of a past time a memory current then answers as itself, not as its successor.
+    replaced = [i for i in chosen if i in pool.retired] if not q.as_of else []
+    found = (
+        q.store.read("recall/successors", namespace=q.namespace, ids=replaced) if replaced else []
+    )
     successors = {r["old_id"]: r["new_id"] for r in found}
-    eids.update((r["new_id"], r["new_eid"]) for r in found)
-    traces: dict[str, Trace] = {}
+    pool.eids.update((r["new_id"], r["new_eid"]) for r in found)
     for memory_id, kinds in chosen.items():
         target = successors.get(memory_id, memory_id)
-        trace = traces.setdefault(target, Trace(seed=target))
-        trace.kinds |= kinds | ({"successor"} if target != memory_id else set())
-    return traces
+        candidate = pool.candidates.setdefault(target, Candidate(id=target, seed=target))
+        candidate.kinds |= kinds | ({"successor"} if target != memory_id else set())

@@ -36,7 +36,7 @@ def rules(
         "recall/standing_rules",
         namespace=namespace,
         statuses=statuses,
-        limit=config.standing_limit,
+        limit=config.gather.standing_limit,
         **scope,
     )
 
@@ -78,13 +78,13 @@ def matching(
     ``query``) asks about: id -> (element id, cosine of the condition to the context), best
     first, at most ``standing_rules``, each at least ``standing_floor``."""
     found = [r for r in found if r["condition"]]
-    if not found or config.standing_rules <= 0:
+    if not found or config.gather.standing_rules <= 0:
         return {}
     vectors = VECTORS.get(embedder, [str(r["condition"]) for r in found])
     cosines = vectors @ np.asarray(query, dtype=np.float32)
     order = sorted(range(len(found)), key=lambda i: (-float(cosines[i]), found[i]["id"]))
     return {
         found[i]["id"]: (found[i]["eid"], float(cosines[i]))
-        for i in order[: config.standing_rules]
-        if cosines[i] >= config.standing_floor
+        for i in order[: config.gather.standing_rules]
+        if cosines[i] >= config.gather.standing_floor
     }

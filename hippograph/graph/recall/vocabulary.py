@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from hippograph.graph.recall import termstats
+from hippograph.graph.recall.candidates import Hits, Query
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import Row, Store
@@ -179,7 +180,7 @@ def near_words(store: Store, ns: str, query: Any, config: CascadeConfig) -> dict
     """The ``vocabulary_words`` words of ``ns`` nearest ``query`` (word -> cosine): from the
     copy held in memory (`WORDS`), else by the word index, or an exact scan of the namespace's
     words where the shared index leaves fewer."""
-    k = config.vocabulary_words
+    k = config.gather.vocabulary_words
     held = WORDS.get(store, ns)
     if held is not None and held.words:
         return held.nearest(query, k)
@@ -199,7 +200,7 @@ def weights(
 ) -> dict[str, float]:
     """The words to search (word -> weight, weightiest first): those over the floor that the
     question does not hold (``asked``), with a counted frequency, within the posting budget."""
-    floor = config.vocabulary_floor
+    floor = config.gather.vocabulary_floor
     candidates = [w for w, c in near.items() if c > floor and w not in asked]
     if not candidates:
         return {}
@@ -211,7 +212,7 @@ def weights(
     spent = reached = 0
     # Enough words for twice the memories wanted: a memory counts by its weightiest word, so
     # the lighter words only matter where the heavier ones hold too few memories.
-    wanted = 2 * (config.vocabulary_seeds + _spare(config))
+    wanted = 2 * (config.gather.vocabulary_seeds + _spare(config))
     for word in sorted(weighed, key=lambda w: (-weighed[w], w)):
         if reached >= wanted:
             break
@@ -219,29 +220,22 @@ def weights(
             continue
         chosen[word] = weighed[word]
         spent += df[word]
-        reached += min(df[word], config.vocabulary_per_word)
+        reached += min(df[word], config.gather.vocabulary_per_word)
     return chosen
 
 
-def vocabulary_hits(
-    store: Store,
-    ns: str,
-    query: Any,
-    asked: Collection[str],
-    statuses: list[str],
-    scope: dict[str, Any],
-    config: CascadeConfig,
-    exclude: Collection[str] = (),
-) -> tuple[dict[str, float], set[str], dict[str, str]]:
+def vocabulary_hits(q: Query, query: Any, asked: Collection[str], exclude: Collection[str]) -> Hits:
     """Memories holding a vocabulary word near ``query`` (id -> weight, weightiest first; at
     most ``vocabulary_seeds`` plus the vector and speaker hits, which the caller passes over:
     it runs beside the vector search), which of them are not active, and their element ids.
-    ``exclude``: ids found already (the full-text hits)."""
-    if config.vocabulary_seeds <= 0:
-        return {}, set(), {}
+    ``asked``: the question's own words (the full-text seeds search those); ``exclude``: ids
+    found already (the full-text hits)."""
+    store, ns, config = q.store, q.namespace, q.config
+    if config.gather.vocabulary_seeds <= 0:
+        return Hits({}, set(), {})
     chosen = weights(store, ns, near_words(store, ns, query, config), asked, config)
     if not chosen:
-        return {}, set(), {}
+        return Hits({}, set(), {})
     rows: list[Row] = store.read(
         "recall/vocabulary_seeds",
         namespace=ns,
@@ -249,17 +243,17 @@ def vocabulary_hits(
             {"word": w, "term": fulltext.term(ns, w), "weight": weight}
             for w, weight in chosen.items()
         ],
-        per_word=config.vocabulary_per_word,
-        limit=config.vocabulary_seeds + _spare(config),
-        statuses=statuses,
+        per_word=config.gather.vocabulary_per_word,
+        limit=config.gather.vocabulary_seeds + _spare(config),
+        statuses=q.seed_statuses,
         exclude=list(exclude),
-        **scope,
+        **q.scope,
     )
     found: dict[str, float] = {}
     for row in rows:
         own = set(fulltext.tokens(str(row["content"] or "")))
         best = max(
-            chosen[w] * (1.0 if w in own else config.context_weight)
+            chosen[w] * (1.0 if w in own else config.gather.context_weight)
             for w in row["words"]
             if w in chosen
         )
@@ -267,9 +261,9 @@ def vocabulary_hits(
             found[row["id"]] = best
     ranked = dict(sorted(found.items(), key=lambda kv: (-kv[1], kv[0])))
     retired = {r["id"] for r in rows if r["status"] != "active" and r["id"] in ranked}
-    return ranked, retired, {r["id"]: r["eid"] for r in rows if r["id"] in ranked}
+    return Hits(ranked, retired, {r["id"]: r["eid"] for r in rows if r["id"] in ranked})
 
 
 def _spare(config: CascadeConfig) -> int:
     """Hits fetched beyond the seeds: the vector and speaker hits the caller passes over."""
-    return max(config.vector_seeds, config.prf_depth) + config.speaker_seeds
+    return max(config.gather.vector_seeds, config.gather.prf_depth) + config.gather.speaker_seeds

@@ -21,7 +21,8 @@ import time
 
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import retrieval
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.store import queries
 from hippograph.graph.store.store import Store, mapped_errors, statement
 from hippograph.graph.validate import Limits
@@ -60,7 +61,10 @@ def warm(
     namespaces = [WARMUP_NAMESPACE]
     namespaces += [r["namespace"] for r in store.read("recall/warmup_namespace")]
     for namespace in namespaces:
-        retrieval.recall(store, embedder, namespace, request, config, limits=limits or Limits())
+        retrieval.recall(
+            store, embedder, namespace, request, config,
+            checks=retrieval.Checks(limits=limits or Limits()),
+        )  # fmt: skip
     took = time.perf_counter() - started
     log.info("recall warmed up in %.2fs (%s)", took, store.dialect.name)
     return took

@@ -8,7 +8,7 @@ import pytest
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import seeds
 from hippograph.graph.recall.forms import forms
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from tests.graph.recall.test_retrieval import remember
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -15,8 +14,8 @@ from hippograph.graph import clock, memories, transfer
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import NewMemory, Source, to_iso
 from hippograph.graph.recall import expand, rank, retrieval
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, SEEDS_ONLY
-from hippograph.graph.recall.results import Trace
+from hippograph.graph.recall.candidates import Candidate
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE, SEEDS_ONLY
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import vector as as_vector
@@ -71,12 +70,12 @@ def test_expansion_reaches_what_seeds_miss(any_runtime: Runtime, namespace: str)
     # Speaker seeds off: the question names Jon, whose three turns would all seed
     # (test_the_named_speaker_seeds_where_the_index_leaves_too_few).
     plain = recall(
-        any_runtime, namespace, question, k=5, config=replace(SEEDS_ONLY, speaker_seeds=0)
+        any_runtime, namespace, question, k=5, config=SEEDS_ONLY.changed(speaker_seeds=0)
     )
     # Context words off: with them the middle turn is a full-text seed itself, by the words of
     # the turn before it (tests/graph/write/test_context.py), and the path is one hop; this
     # test follows the two hops over adjacency.
-    no_context = replace(DEFAULT_CASCADE, context_weight=0.0, speaker_seeds=0)
+    no_context = DEFAULT_CASCADE.changed(context_weight=0.0, speaker_seeds=0)
     full = recall(any_runtime, namespace, question, k=5, explain=True, config=no_context)
     # The answer is the reply to the matching turn: only the adjacency edge finds it.
     assert ids[2] not in [i.memory.id for i in plain.items]
@@ -107,11 +106,11 @@ def test_hops_after_the_first_expand_at_most_later_frontier_memories(
     # A middle turn is the seed; the first hop reaches the turns either side of it.
     question = "the dance festival in Lisbon"
     second_hops = []
-    for later_frontier in (DEFAULT_CASCADE.later_frontier, 1):
+    for later_frontier in (DEFAULT_CASCADE.spread.later_frontier, 1):
         frontiers.clear()
-        config = replace(DEFAULT_CASCADE, later_frontier=later_frontier)
+        config = DEFAULT_CASCADE.changed(later_frontier=later_frontier)
         recall(runtime, namespace, question, k=5, config=config)
-        assert len(frontiers) == config.depth == 2
+        assert len(frontiers) == config.spread.depth == 2
         second_hops.append(len(frontiers[1]))
     assert second_hops[0] > 1 and second_hops[1] == 1
 
@@ -143,7 +142,7 @@ def test_below_the_floor_the_nearest_memories_seed_beside_a_full_text_hit(
     context = "Which party would the voters lean towards?"
     query = runtime.embedder.embed([context])[0]
     cosines = runtime.embedder.embed(texts) @ query
-    assert cosines.max() < DEFAULT_CASCADE.min_seed_cosine  # the premise: nothing clears it
+    assert cosines.max() < DEFAULT_CASCADE.gather.min_seed_cosine  # the premise: nothing clears it
     result = recall(runtime, namespace, context, k=3, include_gap=True, explain=True)
     kinds = {i.memory.content: i.explanation.seed_kinds for i in result.items if i.explanation}
     assert "fulltext" in kinds[texts[1]]
@@ -194,7 +193,7 @@ def test_long_memories_have_their_full_text_and_activation_discounted(
         NewMemory(content="Always include status codes when I ask about gateway errors."),
         NewMemory(content=f"Here is how to handle gateway errors. {filler}"),
     )
-    assert len(filler) > 2 * DEFAULT_CASCADE.long_memory_chars
+    assert len(filler) > 2 * DEFAULT_CASCADE.relevance.long_memory_chars
     result = recall(runtime, namespace, "gateway errors", k=2, explain=True)
     found = {i.memory.id: i.explanation for i in result.items}
     s, g = found[short], found[long]
@@ -202,12 +201,12 @@ def test_long_memories_have_their_full_text_and_activation_discounted(
     assert s.length == 1.0
     chars = len(f"Here is how to handle gateway errors. {filler}")
     assert g.length == pytest.approx(1 / (1 + math.log(chars / 1000)))
-    alpha = DEFAULT_CASCADE.alpha
+    alpha = DEFAULT_CASCADE.relevance.alpha
     assert g.fulltext > 0 and s.fulltext > 0
     top_ft = max(s.fulltext, g.fulltext)
     # The full-text part has its own, stronger discount (fulltext_length_weight).
-    weight = DEFAULT_CASCADE.fulltext_length_weight
-    assert weight > DEFAULT_CASCADE.length_weight
+    weight = DEFAULT_CASCADE.relevance.fulltext_length_weight
+    assert weight > DEFAULT_CASCADE.relevance.length_weight
     ft_factor = 1 / (1 + weight * math.log(chars / 1000))
     assert g.relevance == pytest.approx(
         alpha * g.cosine + (1 - alpha) * g.fulltext / top_ft * ft_factor
@@ -216,13 +215,13 @@ def test_long_memories_have_their_full_text_and_activation_discounted(
     # At the activation's weight the long one's full-text part counts more; without either
     # factor it is whole.
     def explained(**weights: float) -> retrieval.Explanation:
-        config = replace(DEFAULT_CASCADE, **weights)
+        config = DEFAULT_CASCADE.changed(**weights)
         result = recall(runtime, namespace, "gateway errors", k=2, explain=True, config=config)
         e = {i.memory.id: i.explanation for i in result.items}[long]
         assert e is not None
         return e
 
-    alike = explained(fulltext_length_weight=DEFAULT_CASCADE.length_weight)
+    alike = explained(fulltext_length_weight=DEFAULT_CASCADE.relevance.length_weight)
     unweighted = explained(length_weight=0.0, fulltext_length_weight=0.0)
     assert unweighted.length == 1.0
     assert alike.relevance == pytest.approx(
@@ -347,8 +346,8 @@ def test_fulltext_seeds_survive_other_namespaces_crowding_the_index(
         )
         assert len(set(crowded)) > 2
         [mine] = remember(runtime, namespace, NewMemory(content="Our zoo keeps one zebra"))
-        config = replace(
-            DEFAULT_CASCADE, fulltext_hits=2, fulltext_oversample=1, fulltext_max_candidates=100
+        config = DEFAULT_CASCADE.changed(
+            fulltext_hits=2, fulltext_oversample=1, fulltext_max_candidates=100
         )
         result = recall(runtime, namespace, "zebra", explain=True, config=config)
         [item] = [i for i in result.items if i.memory.id == mine]
@@ -375,7 +374,7 @@ def test_session_does_not_repeat_itself_until_the_topic_changes(
     first_ids = [i.memory.id for i in first.items]
     second_ids = [i.memory.id for i in second.items]
     repeated = set(first_ids) & set(second_ids)
-    assert len(repeated) <= DEFAULT_CASCADE.resurface_top
+    assert len(repeated) <= DEFAULT_CASCADE.choose.resurface_top
     assert len(second_ids) == 4
     assert set(second_ids) - set(first_ids)  # something new was surfaced
     shifted = recall(runtime, namespace, "quarterly tax filing deadline", k=4, session_id="t1")
@@ -518,8 +517,7 @@ def test_feedback_scores_with_the_moved_query_and_searches_again_only_when_asked
     assert sorted(stored) == sorted(ids)
     matrix = np.stack([stored[i] for i in ids])
     context = "cooking a warm dinner on a camping stove after a long mountain hike"
-    config = replace(
-        DEFAULT_CASCADE,
+    config = DEFAULT_CASCADE.changed(
         alpha=1.0,  # relevance is the cosine: the feedback's choice is numpy's
         fulltext_hits=0,
         fulltext_seeds=0,
@@ -554,7 +552,7 @@ def test_feedback_scores_with_the_moved_query_and_searches_again_only_when_asked
             context,
             k=10,
             explain=True,
-            config=replace(config, prf_search=prf_search, min_seed_cosine=min_seed_cosine),
+            config=config.changed(prf_search=prf_search, min_seed_cosine=min_seed_cosine),
         )
         seeds = {
             i.memory.id: i.explanation
@@ -678,7 +676,7 @@ def test_activation_into_a_restating_speaker_counts_for_less(
     result = recall(runtime, namespace, "Which test framework do I like?", k=4, explain=True)
     found = {i.memory.id: i.explanation for i in result.items}
     assert set(found) == set(ids)
-    factor = DEFAULT_CASCADE.restating_activation
+    factor = DEFAULT_CASCADE.score.restating_activation
     for memory_id, (who, _) in zip(ids, PROJECT_CHAT, strict=True):
         e = found[memory_id]
         assert e is not None
@@ -694,7 +692,7 @@ def test_activation_into_a_restating_speaker_counts_for_less(
     # Without the discount the answers keep the activation they receive.
     plain = recall(
         runtime, namespace, "Which test framework do I like?", k=4, explain=True,
-        config=replace(DEFAULT_CASCADE, restating_activation=1.0),
+        config=DEFAULT_CASCADE.changed(restating_activation=1.0),
     )  # fmt: skip
     assert all(i.explanation is not None and i.explanation.restated == 1.0 for i in plain.items)
 
@@ -706,7 +704,7 @@ def test_a_question_about_what_you_said_points_at_the_restating_speaker(
     assistant's answers: they get addressee_weight, the person's messages nothing. A request
     ("What would you suggest ...?") is not a question about what was said."""
     ids = converse(runtime, namespace, PROJECT_CHAT)
-    weight = DEFAULT_CASCADE.addressee_weight
+    weight = DEFAULT_CASCADE.score.addressee_weight
     assert weight > 0
     asked = "How did you recommend handling the weather API's rate limit?"
     result = recall(runtime, namespace, asked, k=4, explain=True)
@@ -726,12 +724,12 @@ def test_a_question_about_what_you_said_points_at_the_restating_speaker(
     # leads without the cue (it shares the question's words and takes the answer's activation).
     assert result.items[0].memory.id == ids[1]
     plain = recall(
-        runtime, namespace, asked, k=4, config=replace(DEFAULT_CASCADE, addressee_weight=0.0)
+        runtime, namespace, asked, k=4, config=DEFAULT_CASCADE.changed(addressee_weight=0.0)
     )
     assert plain.items[0].memory.id == ids[0]
     for context, config in (
         ("What would you suggest for the weather API's rate limit?", DEFAULT_CASCADE),
-        (asked, replace(DEFAULT_CASCADE, addressee_weight=0.0)),
+        (asked, DEFAULT_CASCADE.changed(addressee_weight=0.0)),
         # A speaker named: the speaker cue, not "you", says whose turns count.
         ("How did you recommend the User handle the rate limit?", DEFAULT_CASCADE),
     ):
@@ -827,7 +825,7 @@ def test_the_named_speakers_nearest_memories_seed_too(runtime: Runtime, namespac
     )
     question = "What does Jon enjoy cooking?"
     without = recall(
-        runtime, namespace, question, k=5, config=replace(DEFAULT_CASCADE, speaker_seeds=0)
+        runtime, namespace, question, k=5, config=DEFAULT_CASCADE.changed(speaker_seeds=0)
     )
     assert ids[-1] not in [i.memory.id for i in without.items]
     result = recall(runtime, namespace, question, k=5, explain=True)
@@ -916,7 +914,9 @@ def test_recall_as_of_a_past_time_seeds_from_what_was_current_then(
     finally:
         clock.set_now(None)
     # near-duplicates among the later notes are merged: enough of them remain to fill the seeds
-    assert len(set(early)) == len(EARLY) and len(set(later)) > max(DEFAULT_CASCADE.vector_seeds, 12)
+    assert len(set(early)) == len(EARLY) and len(set(later)) > max(
+        DEFAULT_CASCADE.gather.vector_seeds, 12
+    )
     question = "Which birds did Sam watch at the lake?"
     now = recall(runtime, namespace, question, k=5)
     assert len(now.items) == 5 and {i.memory.id for i in now.items} <= set(later)
@@ -943,11 +943,11 @@ def test_a_memory_that_asks_a_question_ranks_a_little_lower(
     found = {i.memory.id: i.explanation for i in result.items}
     plain = recall(
         runtime, namespace, context, k=5, explain=True,
-        config=replace(DEFAULT_CASCADE, question_discount=0.0),
+        config=DEFAULT_CASCADE.changed(question_discount=0.0),
     )  # fmt: skip
     before = {i.memory.id: i.explanation for i in plain.items}
     assert set(found) == set(before) == set(ids)
-    discount = DEFAULT_CASCADE.question_discount
+    discount = DEFAULT_CASCADE.score.question_discount
     assert discount > 0
     for memory_id, (_, text) in zip(ids, CONVERSATION, strict=True):
         e, b = found[memory_id], before[memory_id]
@@ -989,11 +989,11 @@ def test_the_frame_that_reports_a_turn_is_not_searched(runtime: Runtime, namespa
     then crowd the answer; taken out (CascadeConfig.unframe), the answer leads clearly."""
     ids = converse(runtime, namespace, TUTORING_CHAT)
     asked = "What profession did I mention I work in?"
-    assert DEFAULT_CASCADE.unframe
+    assert DEFAULT_CASCADE.cues.unframe
     result = recall(runtime, namespace, asked, k=6, explain=True)
     framed = recall(
         runtime, namespace, asked, k=6, explain=True,
-        config=replace(DEFAULT_CASCADE, unframe=False),
+        config=DEFAULT_CASCADE.changed(unframe=False),
     )  # fmt: skip
     for found in (result, framed):
         assert {i.memory.id for i in found.items} == set(ids)
@@ -1015,8 +1015,8 @@ def _scored(memory_id: str, score: float, direct: float) -> rank.Scored:
         0.0,
     )
     return rank.Scored(
-        id=memory_id, score=score, direct=direct, trace=Trace(), recency=1.0, confidence=1.0,
-        length=1.0, restated=1.0, **zero,
+        id=memory_id, score=score, direct=direct, candidate=Candidate(id=memory_id),
+        recency=1.0, confidence=1.0, length=1.0, restated=1.0, **zero,
     )  # fmt: skip
 
 
@@ -1048,7 +1048,7 @@ def test_recall_keeps_the_best_direct_matches_in_the_top_k(
     festival), would push Jon's booked flights out of the top 2."""
     converse(runtime, namespace, [*CONVERSATION, *PROJECT_CHAT, *TUTORING_CHAT])
     context = "Where is Jon going for the dance festival?"
-    k, anchors = 2, DEFAULT_CASCADE.anchors
+    k, anchors = 2, DEFAULT_CASCADE.choose.anchors
     assert anchors == 2
     everything = recall(runtime, namespace, context, k=20, explain=True)
     assert len(everything.items) > k
@@ -1068,9 +1068,7 @@ def test_recall_keeps_the_best_direct_matches_in_the_top_k(
         "Jon: Lisbon, for the dance festival in June.",
         "Jon: I finally booked the flights for our trip.",
     }
-    unanchored = recall(
-        runtime, namespace, context, k=k, config=replace(DEFAULT_CASCADE, anchors=0)
-    )
+    unanchored = recall(runtime, namespace, context, k=k, config=DEFAULT_CASCADE.changed(anchors=0))
     assert [i.memory.content for i in unanchored.items] == [
         "Jon: Lisbon, for the dance festival in June.",
         "Gina: I have been practising salsa every evening.",

@@ -5,15 +5,14 @@ kept on the node wherever its content is written, and matched against the contex
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 
 import pytest
 
 from hippograph.graph import transfer
 from hippograph.graph.model import NewMemory, RememberResult, Source
 from hippograph.graph.recall import rank, retrieval
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
-from hippograph.graph.recall.results import Trace
+from hippograph.graph.recall.candidates import Candidate
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import formation, standing, writepath
 from tests.conftest import wipe
@@ -107,7 +106,7 @@ def _chat(rt: Runtime, ns: str) -> dict[str, str]:
 def _recall(
     rt: Runtime, ns: str, context: str, k: int = 3, **changes: object
 ) -> retrieval.RecallResult:
-    config = replace(DEFAULT_CASCADE, **changes)  # type: ignore[arg-type]
+    config = DEFAULT_CASCADE.changed(**changes)
     request = retrieval.RecallRequest(context=context, k=k, explain=True, include_gap=True)
     return retrieval.recall(rt.store, rt.embedder, ns, request, config)
 
@@ -228,9 +227,9 @@ def test_an_updated_content_takes_its_new_condition(any_runtime: Runtime, namesp
 def _scored(ids: str) -> list[rank.Scored]:
     return [
         rank.Scored(
-            id=i, score=1.0 - n / 10, trace=Trace(), cosine=0.0, fulltext=0.0, relevance=0.0,
-            speaker=0.0, time=0.0, recency=1.0, confidence=1.0, importance=0.0, length=1.0,
-            restated=1.0, asks=0.0, addressee=0.0, direct=0.0,
+            id=i, score=1.0 - n / 10, candidate=Candidate(id=i), cosine=0.0, fulltext=0.0,
+            relevance=0.0, speaker=0.0, time=0.0, recency=1.0, confidence=1.0, importance=0.0,
+            length=1.0, restated=1.0, asks=0.0, addressee=0.0, direct=0.0,
         )
         for n, i in enumerate(ids)
     ]  # fmt: skip

@@ -7,14 +7,14 @@ import math
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import replace
 
 import pytest
 
 from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval, seeds, termstats
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import fulltext, writepath
 from tests.conftest import wipe
@@ -308,7 +308,9 @@ def test_a_word_frequent_in_the_asked_form_is_not_widened(
 ) -> None:
     """Once counted, a word the namespace holds forms_below times or more in the asked form
     searches that form only; a rarer one searches its other forms too."""
-    often = [f"Camping trip number {i} by the lake" for i in range(DEFAULT_CASCADE.forms_below)]
+    often = [
+        f"Camping trip number {i} by the lake" for i in range(DEFAULT_CASCADE.gather.forms_below)
+    ]
     remember(any_runtime, namespace, *often, "We camped on the ridge", "The kayak flipped")
     stats = budgeted(monkeypatch, any_runtime, None)
     scope = {"project": None, "session_id": None, "as_of": None}
@@ -457,8 +459,8 @@ def test_words_past_the_df_share_weigh_alike(any_runtime: Runtime, namespace: st
         found = memories.get_many(any_runtime.store, namespace, list(hits))
         return {m.content: hits[m.id] for m in found}
 
-    plain = scores(replace(DEFAULT_CASCADE, df_share=1.0))
-    shared = scores(replace(DEFAULT_CASCADE, df_share=0.2))
+    plain = scores(DEFAULT_CASCADE.changed(df_share=1.0))
+    shared = scores(DEFAULT_CASCADE.changed(df_share=0.2))
     name, topic = "Melanie hiked at dawn", "Pottery hiked at dawn"
     assert 0 < plain[name] < plain[topic]
     assert shared[name] == pytest.approx(shared[topic])

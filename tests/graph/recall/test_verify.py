@@ -50,7 +50,10 @@ def ids(runtime: Runtime, namespace: str) -> list[str]:
 
 def recall(rt: Runtime, ns: str, verifier: Verifier | None, **kw: object) -> retrieval.RecallResult:
     request = retrieval.RecallRequest(context="what tea does Ada drink", k=5, **kw)  # type: ignore[arg-type]
-    return retrieval.recall(rt.store, rt.embedder, ns, request, rt.cascade, verifier=verifier)
+    return retrieval.recall(
+        rt.store, rt.embedder, ns, request, rt.cascade,
+        checks=retrieval.Checks(verifier=verifier),
+    )  # fmt: skip
 
 
 def test_rejected_candidates_are_dropped_or_flagged_and_verdicts_feed_upkeep(

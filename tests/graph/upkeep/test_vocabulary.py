@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import replace
 
 import pytest
 
@@ -15,7 +14,7 @@ from hippograph.graph import memories, transfer
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall import vocabulary as vocabulary_seeds
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import GraphError
 from hippograph.graph.store.store import vector as as_vector
@@ -40,7 +39,7 @@ ART = [
 ]
 POTTERY = ART[4]
 # Few seeds and no expansion: what the question reaches is what its seeds are.
-NARROW = replace(DEFAULT_CASCADE, vector_seeds=3, depth=0)
+NARROW = DEFAULT_CASCADE.changed(vector_seeds=3, depth=0)
 
 
 def remember(rt: Runtime, ns: str, *texts: str) -> list[str]:
@@ -96,7 +95,7 @@ def test_a_near_word_the_question_does_not_say_seeds_the_memory_holding_it(
     # "pottery" is near "art" (cosine ~0.46); the bowl is neither among the vector search's
     # hits nor a full-text hit, so without the vocabulary nothing reaches it.
     assert found[POTTERY] == ("vocabulary",)
-    assert POTTERY not in recall(rt, namespace, question, replace(NARROW, vocabulary_seeds=0))
+    assert POTTERY not in recall(rt, namespace, question, NARROW.changed(vocabulary_seeds=0))
     # "art" itself is the question's word: the full-text seeds find its memories, not this source
     assert "vocabulary" not in found[ART[0]]
 

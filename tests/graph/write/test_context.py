@@ -9,7 +9,8 @@ from dataclasses import replace
 from hippograph.graph import memories
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall import retrieval
-from hippograph.graph.recall.recall_config import DEFAULT_CASCADE, CascadeConfig
+from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import context, fulltext, writepath
 
@@ -138,8 +139,8 @@ def test_recall_finds_a_reply_by_what_it_answers(runtime: Runtime, namespace: st
     with_context = fulltext_score(DEFAULT_CASCADE)
     assert with_context is not None and with_context > 0
     # the reply holds no query word and is far from the query's vector: only its context finds it
-    assert fulltext_score(replace(DEFAULT_CASCADE, context_weight=0.0)) is None
-    stronger = fulltext_score(replace(DEFAULT_CASCADE, context_weight=1.0))
+    assert fulltext_score(DEFAULT_CASCADE.changed(context_weight=0.0)) is None
+    stronger = fulltext_score(DEFAULT_CASCADE.changed(context_weight=1.0))
     assert stronger is not None and stronger > with_context
 
 

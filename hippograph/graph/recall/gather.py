@@ -1,0 +1,98 @@
+"""The gather stage: a recall's first candidates from every source into one pool.
+
+Neither the full-text hits nor the negative rules (nor the standing instructions, nor what was
+not current as of a past time) need the query vector: the engine answers them while the model
+embeds the query (ONNX Runtime and the driver release the GIL). Then the standing instructions
+whose condition the context asks about, the vector hits with the feedback that moves the query
+toward its best hits, and beside them the vocabulary seeds; last the seeds are chosen
+(`seeds.seeds`)."""
+
+from __future__ import annotations
+
+import time
+
+from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.recall import standing
+from hippograph.graph.recall.candidates import Pool, Query
+from hippograph.graph.recall.seeds import (
+    POOL,
+    fulltext_hits,
+    query_words,
+    seeds,
+    vector_hits,
+    vector_prf,
+)
+from hippograph.graph.recall.surface import triggered
+from hippograph.graph.recall.vocabulary import vocabulary_hits
+from hippograph.graph.store.store import Store
+
+
+def gather(q: Query, embedder: Embedder) -> Pool:
+    """The pool of ``q``'s seeds, each source's hits kept for scoring (see the module)."""
+    config = q.config.gather
+    fulltext_job = POOL.submit(
+        fulltext_hits, q.store, q.namespace, q.cues.searched, q.seed_statuses, q.scope, q.config
+    )
+    rules_job = (
+        POOL.submit(standing.rules, q.store, q.namespace, q.statuses, q.scope, q.config)
+        if config.standing_rules > 0
+        else None
+    )
+    negatives = POOL.submit(triggered, q.store, q.namespace, q.context, q.scope, q.config)
+    hidden = POOL.submit(_hidden, q.store, q.namespace, q.as_of) if q.as_of else None
+    t0 = time.perf_counter()
+    query = embedder.embed([q.cues.searched])[0]
+    embed_ms = (time.perf_counter() - t0) * 1000
+    pool = Pool(query=query, negatives=negatives, hidden=hidden, embed_ms=embed_ms)
+    if rules_job is not None:
+        # Matched against the question itself, before feedback moves it.
+        applying = standing.matching(rules_job.result(), embedder, pool.query, q.config)
+        pool.standing = {i: cosine for i, (_, cosine) in applying.items()}
+        pool.eids.update((i, eid) for i, (eid, _) in applying.items())
+    fulltext = fulltext_job.result()
+    pool.fulltext = fulltext.scores
+    pool.retired |= fulltext.retired
+    pool.eids.update(fulltext.eids)
+    # The vocabulary seeds need the query vector and the full-text hits (what they found is not
+    # the vocabulary's to seed), and run beside the vector search; turned off, nothing runs.
+    vocabulary_job = (
+        POOL.submit(
+            vocabulary_hits, q, pool.query, set(query_words(q.cues.searched)), list(pool.fulltext)
+        )
+        if config.vocabulary_seeds > 0
+        else None
+    )
+    _vector(q, pool)
+    if vocabulary_job is not None:
+        found = vocabulary_job.result()
+        # What the vector search found (below the seeds' floor too) is not the vocabulary's.
+        pool.words = {
+            i: w for i, w in found.scores.items() if i not in pool.vector and i not in pool.spoken
+        }
+        pool.retired |= found.retired & pool.words.keys()
+        pool.eids.update((i, found.eids[i]) for i in pool.words)
+    seeds(q, pool)
+    return pool
+
+
+def _vector(q: Query, pool: Pool) -> None:
+    """The vector hits, the named speaker's nearest, and the query moved by feedback."""
+    config = q.config.gather
+    if config.prf_weight <= 0:
+        pool.vector = vector_hits(q, pool)
+        speaker = q.cues.speaker
+        pool.spoken = vector_hits(q, pool, speaker=speaker) if speaker else {}
+        return
+    # The vector seeds and the feedback on them in one statement.
+    moved = vector_prf(q, pool)
+    if config.prf_search:
+        pool.vector = vector_hits(q, pool)
+    elif moved:
+        # The hits at hand re-ranked by their cosine to the moved query: what a second search
+        # would return where it finds nothing new, without its cost.
+        pool.vector = moved
+
+
+def _hidden(store: Store, namespace: str, as_of: str) -> set[str]:
+    """What was not current as of ``as_of``: expansion may reach it, ranking leaves it out."""
+    return {r["id"] for r in store.read("recall/as_of_hidden", namespace=namespace, as_of=as_of)}
