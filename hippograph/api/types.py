@@ -244,6 +244,18 @@ class Explanation:
     confidence: float
     importance: float
     score: float
+    length: float = strawberry.field(
+        description="The length factor on the activation (1 for a memory of usual length)."
+    )
+    restated: float = strawberry.field(
+        description="The factor on the activation of a memory said by a restating speaker."
+    )
+    asks: float = strawberry.field(
+        description="What the score lost because the memory asks a question (0 otherwise)."
+    )
+    addressee: float = strawberry.field(
+        description="What the score gained as said by the one the context calls 'you'."
+    )
 
     @classmethod
     def of(cls, e: retrieval.Explanation) -> Explanation:
@@ -264,6 +276,10 @@ class Explanation:
             confidence=e.confidence,
             importance=e.importance,
             score=e.score,
+            length=e.length,
+            restated=e.restated,
+            asks=e.asks,
+            addressee=e.addressee,
         )
 
 

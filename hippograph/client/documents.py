@@ -18,6 +18,7 @@ fragment MemoryFields on Memory {
   reinforcements { at sessionId message }
   confidence trustScore status supersededBy
   triggerPatterns steps prerequisites warnings tags importance
+  chunk { index count start end }
 }"""
 
 REMEMBER: Final = (
@@ -52,6 +53,7 @@ query Recall(
       explanation {
         seed seedKinds path { fromId toId type via weight }
         cosine fulltext relevance activation speaker time recency confidence importance score
+        length restated asks addressee
       }
     }
   }

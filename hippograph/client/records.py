@@ -56,6 +56,10 @@ class Explanation:
     confidence: float
     importance: float
     score: float
+    length: float = 1.0  # the length factor on the activation
+    restated: float = 1.0  # the factor on the activation of a restating speaker's memory
+    asks: float = 0.0  # what the score lost because the memory asks a question
+    addressee: float = 0.0  # what the score gained as said by the one the context calls "you"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -205,7 +209,14 @@ def memory(d: Json) -> model.Memory:
         importance=d["importance"],
         recorded_at=d["recordedAt"],
         valid_until=d["validUntil"],
+        chunk=_chunk(d["chunk"]),
     )
+
+
+def _chunk(d: Json | None) -> model.ChunkPosition | None:
+    if d is None:
+        return None
+    return model.ChunkPosition(index=d["index"], count=d["count"], start=d["start"], end=d["end"])
 
 
 def remember_result(d: Json) -> model.RememberResult:
@@ -238,7 +249,8 @@ def explanation(d: Json) -> Explanation:
         cosine=d["cosine"], fulltext=d["fulltext"], relevance=d["relevance"],
         activation=d["activation"], speaker=d["speaker"], time=d["time"],
         recency=d["recency"], confidence=d["confidence"], importance=d["importance"],
-        score=d["score"],
+        score=d["score"], length=d["length"], restated=d["restated"], asks=d["asks"],
+        addressee=d["addressee"],
     )  # fmt: skip
 
 

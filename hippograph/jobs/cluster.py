@@ -22,6 +22,7 @@ import numpy as np
 
 from hippograph.graph.store.store import GraphError, Tx, deleted_underneath
 from hippograph.graph.upkeep.clustering import ClusterResult, cluster, document_frequencies, label
+from hippograph.jobs import namespaces
 from hippograph.jobs.runner import JobContext, batches
 
 log = logging.getLogger(__name__)
@@ -38,20 +39,11 @@ def run(ctx: JobContext) -> None:
         r["namespace"]
         for query in ("job/cluster_namespaces", "job/cluster_stale_namespaces")
         for r in ctx.store.read(query, namespace=ctx.namespace)
-    }
-    namespaces = sorted(n for n in names if n is not None)
-    total = len(namespaces)
-    done = sum(1 for n in namespaces if not ctx.pending(n))
-    ctx.progress(done, total)
-    for namespace in namespaces:
-        if not ctx.pending(namespace):
-            continue
-        if ctx.rebuilding(namespace):
-            done += 1
-            continue
+    } - {None}
+    for namespace in namespaces.each(ctx, names, skip_rebuilding=True):
         for attempt in range(1, _ATTEMPTS + 1):
             try:
-                _one_namespace(ctx, namespace, done, total)
+                _one_namespace(ctx, namespace)
                 break
             except GraphError as exc:
                 # Rerunning is safe: the generation is the same and its writes are idempotent.
@@ -60,11 +52,9 @@ def run(ctx: JobContext) -> None:
                 ctx.counts["reread"] += 1
                 log.info("cluster %s: memories deleted while clustering, read again: %s",
                          namespace, exc)  # fmt: skip
-        done += 1
-        ctx.checkpoint(namespace, done, total)
 
 
-def _one_namespace(ctx: JobContext, namespace: str, done: int, total: int) -> None:
+def _one_namespace(ctx: JobContext, namespace: str) -> None:
     generation = ctx.as_of_iso
     ids, vectors, texts, previous = _read(ctx, namespace, generation)
     if len(ids) > ctx.config.cluster.min_cluster_size:

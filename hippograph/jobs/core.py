@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from hippograph.graph.upkeep import core
 from hippograph.graph.write.tools import write_tools
+from hippograph.jobs import namespaces
 from hippograph.jobs.runner import JobContext
 
 
 def run(ctx: JobContext) -> None:
-    rows = ctx.store.read("job/cluster_namespaces", namespace=ctx.namespace)
-    namespaces = sorted(str(r["namespace"]) for r in rows)
-    todo = [ns for ns in namespaces if ctx.pending(ns) and not ctx.rebuilding(ns)]
-    done = len(namespaces) - len(todo)
-    ctx.progress(done, len(namespaces))
+    todo = namespaces.each(ctx, namespaces.listed(ctx), skip_rebuilding=True)
     tools = write_tools(ctx.config.settings)
     try:
         for namespace in todo:
@@ -25,7 +22,5 @@ def run(ctx: JobContext) -> None:
                 ctx.counts["added"] += len(change.added)
                 ctx.counts["removed"] += len(change.removed)
                 ctx.counts[f"decided_by_{change.decider.split(' ')[0]}"] += 1
-            done += 1
-            ctx.checkpoint(namespace, done, len(namespaces))
     finally:
         tools.close()

@@ -4,19 +4,13 @@
 from __future__ import annotations
 
 from hippograph.graph.upkeep import profile
+from hippograph.jobs import namespaces
 from hippograph.jobs.runner import JobContext
 
 
 def run(ctx: JobContext) -> None:
-    rows = ctx.store.read("job/cluster_namespaces", namespace=ctx.namespace)
-    namespaces = sorted(str(r["namespace"]) for r in rows)
-    todo = [ns for ns in namespaces if ctx.pending(ns) and not ctx.rebuilding(ns)]
-    done = len(namespaces) - len(todo)
-    ctx.progress(done, len(namespaces))
-    for namespace in todo:
+    for namespace in namespaces.each(ctx, namespaces.listed(ctx), skip_rebuilding=True):
         found = profile.refresh(ctx.store, namespace)
         ctx.counts["namespaces"] += 1
         ctx.counts["entries"] += len(found.entries)
         ctx.counts["skills"] += len(found.skills)
-        done += 1
-        ctx.checkpoint(namespace, done, len(namespaces))

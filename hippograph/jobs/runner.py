@@ -18,11 +18,8 @@ Lifecycle of a run::
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import threading
 import time
-import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +29,7 @@ from typing import TypeVar
 from hippograph.graph import clock
 from hippograph.graph.errors import Conflict, HippographError
 from hippograph.graph.model import parse_iso, to_iso
+from hippograph.graph.store import lease
 from hippograph.graph.store.store import Store
 from hippograph.graph.upkeep import jobruns
 from hippograph.graph.upkeep.jobruns import JobRun
@@ -62,7 +60,7 @@ def utcnow() -> datetime:
 
 def holder_id() -> str:
     """hostname:pid:random, unique per run even within one process."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    return lease.new_holder()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,8 +160,15 @@ class Execution:
         self.run: JobRun | None = None
         self.ctx: JobContext | None = None
         self._batches = 0
-        self._lost = threading.Event()
-        self._finished = threading.Event()
+        # Renews the job's lease every quarter lease (at most 30 s) while the job runs.
+        self._beat = lease.Heartbeat(
+            store,
+            lease.job_lock(name),
+            self.holder,
+            self.config.lease,
+            every=min(30.0, self.config.job_lock_lease_s / 4),
+            now=utcnow,
+        )
         self._last_log = 0.0
 
     def begin(self) -> JobRun:
@@ -225,8 +230,7 @@ class Execution:
         """Run the job to the end; returns the finished JobRun (never raises for job errors,
         which end the run 'failed'; KeyboardInterrupt ends it 'interrupted' and propagates)."""
         assert self.run is not None and self.ctx is not None, "call begin() first"
-        beat = threading.Thread(target=self._heartbeat, name=f"{self.name}-lease", daemon=True)
-        beat.start()
+        self._beat.start()
         status, error = "succeeded", None
         started = time.perf_counter()
         try:
@@ -249,7 +253,7 @@ class Execution:
 
     def _close(self, status: str, error: str | None) -> None:
         assert self.run is not None and self.ctx is not None
-        self._finished.set()
+        self._beat.stop()
         now = utcnow()
         try:
             cursor = None if status == "succeeded" else self.ctx.cursor
@@ -296,26 +300,12 @@ class Execution:
         if not checkpoint:
             return
         self._batches += 1
-        if self._lost.is_set():
+        if self._beat.lost.is_set():
             raise LockLost(f"{self.name}: another worker took the lock over; stopping")
         if self.options.stop is not None and self.options.stop.is_set():
             raise JobInterrupted(self.name)
         if self.options.after_batch is not None:
             self.options.after_batch(self._batches)
-
-    def _heartbeat(self) -> None:
-        every = min(30.0, self.config.job_lock_lease_s / 4)
-        while not self._finished.wait(every):
-            try:
-                kept = jobruns.renew_lock(
-                    self.store, self.name, self.holder, now=utcnow(), lease=self.config.lease
-                )
-            except HippographError:
-                log.warning("%s: lease renewal failed; retrying", self.name, exc_info=True)
-                continue
-            if not kept:
-                self._lost.set()
-                return
 
 
 def batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:

@@ -4,23 +4,17 @@ vocabulary (``graph.upkeep.vocabulary``), what recall's vocabulary seeds search.
 from __future__ import annotations
 
 from hippograph.graph.upkeep import vocabulary
+from hippograph.jobs import namespaces
 from hippograph.jobs.models import embedder
 from hippograph.jobs.runner import JobContext
 
 
 def run(ctx: JobContext) -> None:
-    rows = ctx.store.read("job/cluster_namespaces", namespace=ctx.namespace)
-    namespaces = sorted(str(r["namespace"]) for r in rows)
-    todo = [ns for ns in namespaces if ctx.pending(ns)]
-    done = len(namespaces) - len(todo)
-    ctx.progress(done, len(namespaces))
-    if not todo:
-        return
-    model = embedder(ctx.config.settings)
-    for namespace in todo:
+    # Words are added memory by memory, not derived from the whole namespace: a namespace a
+    # rebuild left half-replayed is not skipped.
+    for namespace in namespaces.each(ctx, namespaces.listed(ctx), skip_rebuilding=False):
+        model = embedder(ctx.config.settings)  # loaded once a process, when there is work
         found = vocabulary.update(ctx.store, model, namespace)
         ctx.counts["namespaces"] += 1
         ctx.counts["memories"] += found.memories
         ctx.counts["words"] += found.words
-        done += 1
-        ctx.checkpoint(namespace, done, len(namespaces))

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hippograph.graph.errors import InvalidInput, LockHeld
+from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import to_iso
+from hippograph.graph.store import lease as lease_
 from hippograph.graph.store.store import Store
 
 STATUSES = ("running", "succeeded", "failed", "interrupted", "abandoned")
@@ -73,41 +74,18 @@ def acquire_lock(
     store: Store, name: str, holder: str, *, now: datetime, lease: timedelta, force: bool = False
 ) -> str | None:
     """Take the lock ``name`` for ``holder``; return the previous holder (None if it was free).
-
-    The lock is free when nobody holds it, its lease has expired, or ``holder`` already has it.
-    force: take it even from a live holder (which notices at its next heartbeat and stops).
-    Raises LockHeld when another holder's lease is still running.
-    """
-    row = store.write(
-        "job/lock_acquire",
-        job=name,
-        holder=holder,
-        now=to_iso(now),
-        expires_at=to_iso(now + lease),
-        force=force,
-    )[0]
-    if not row["acquired"]:
-        raise LockHeld(name, row["holder"], row["since"])
-    previous = row.get("previous")
-    return str(previous) if previous and previous != holder else None
+    The lease and its rules: ``graph.store.lease.take``."""
+    return lease_.take(store, lease_.job_lock(name), holder, now=now, lease=lease, force=force)
 
 
 def renew_lock(store: Store, name: str, holder: str, *, now: datetime, lease: timedelta) -> bool:
     """Extend the lease; False when ``holder`` no longer holds the lock (it was taken over)."""
-    row = store.write(
-        "job/lock_heartbeat",
-        job=name,
-        holder=holder,
-        now=to_iso(now),
-        expires_at=to_iso(now + lease),
-    )[0]
-    return int(row["renewed"]) > 0
+    return lease_.extend(store, lease_.job_lock(name), holder, now=now, lease=lease)
 
 
 def release_lock(store: Store, name: str, holder: str, *, now: datetime) -> bool:
     """Give the lock up if ``holder`` still has it."""
-    row = store.write("job/lock_release", job=name, holder=holder, now=to_iso(now))[0]
-    return int(row["released"]) > 0
+    return lease_.give_up(store, lease_.job_lock(name), holder, now=now)
 
 
 def lock_holder(store: Store, name: str) -> tuple[str, str, str] | None:
