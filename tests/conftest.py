@@ -4,8 +4,8 @@ HIPPOGRAPH_TEST_NEO4J_URI (+ _USER, _PASSWORD) is set.
 
 The fast tier (``pytest -m fast``, ``make test-fast``): every test that is not ``slow`` and needs
 none of ``ENGINE_FIXTURES`` is marked ``fast`` at collection. A session that runs only fast tests
-refuses to start the engine, load the model or spawn a process, so a test that does so in its
-body fails instead of slowing the tier down."""
+refuses to start the engine, load the model or run a subprocess (a server, a CLI command), so a
+test that does so in its body fails instead of slowing the tier down."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from hippograph.graph.store.engine import EmbeddedEngine  # noqa: E402
 from hippograph.graph.store.store import Store  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 _OPEN: list[Runtime] = []
 # Nodes carrying a namespace property (wiped per test namespace).
 NAMESPACED_LABELS = (
@@ -64,10 +65,10 @@ _FAST_GUARD = pytest.StashKey[pytest.MonkeyPatch]()
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
-        module = item.path.relative_to(config.rootpath).as_posix()
+        module = item.path.relative_to(ROOT).as_posix()
         if not (
             item.get_closest_marker("slow") or names & ENGINE_FIXTURES or module in STARTS_IN_BODY
         ):
@@ -83,7 +84,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         (EmbeddedEngine, "start", "starts the embedded graph engine"),
         (Store, "open", "opens a graph store"),
         (Embedder, "load", "loads the embedding model"),
-        (subprocess.Popen, "__init__", "spawns a process"),
+        (subprocess.Popen, "__init__", "runs a subprocess"),
     ):
         guard.setattr(owner, name, _refuse(what))
     session.config.stash[_FAST_GUARD] = guard
