@@ -8,7 +8,7 @@ WEB_STAMP := web/node_modules/.installed
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install serve test lint format bench clean
+.PHONY: install serve test test-fast lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ serve: install
 
 test: install
 	$(PY) -m pytest
+
+# The tests that need no graph engine, embedding model or server (tests/conftest.py marks them).
+test-fast: install
+	$(PY) -m pytest -m fast
 
 lint: install
 	$(VENV)/bin/ruff check hippograph tests bench

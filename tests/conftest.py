@@ -1,13 +1,21 @@
 """Shared fixtures: one embedded ArcadeDB engine and one embedding model for the whole session;
 each test works in its own namespace. Contract tests also run against Neo4j when
-HIPPOGRAPH_TEST_NEO4J_URI (+ _USER, _PASSWORD) is set."""
+HIPPOGRAPH_TEST_NEO4J_URI (+ _USER, _PASSWORD) is set.
+
+The fast tier (``pytest -m fast``, ``make test-fast``): every test that is not ``slow`` and needs
+none of ``ENGINE_FIXTURES`` is marked ``fast`` at collection. A session that runs only fast tests
+refuses to start the engine, load the model or run a subprocess (a server, a CLI command), so a
+test that does so in its body fails instead of slowing the tier down."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 
@@ -17,9 +25,11 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 from hippograph.graph import clock  # noqa: E402
 from hippograph.graph.models.embedder import Embedder  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.store.engine import EmbeddedEngine  # noqa: E402
 from hippograph.graph.store.store import Store  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 _OPEN: list[Runtime] = []
 # Nodes carrying a namespace property (wiped per test namespace).
 NAMESPACED_LABELS = (
@@ -37,6 +47,69 @@ NEO4J_SKIP = (
     "HIPPOGRAPH_TEST_NEO4J_URI is not set: Neo4j contract tests need a Neo4j 5.26+ server "
     "(set HIPPOGRAPH_TEST_NEO4J_URI, _USER and _PASSWORD to run them)"
 )
+# A test asking for one of these, directly or through another fixture, needs the graph engine,
+# the embedding model or a server. Every runtime fixture (and the app's client, the jobs' store)
+# depends on `embedder`; `any_runtime` reaches its runtime through getfixturevalue, and the jobs'
+# autouse fixture reaches `runtime` from `namespace` the same way; `chromium` starts the browser
+# tests' server.
+ENGINE_FIXTURES = frozenset({"embedder", "any_runtime", "namespace", "chromium"})
+# Modules whose tests start the model, an engine or a process in their own body, where no fixture
+# shows it (the guard below fails a fast test that does, so one missing here is noticed).
+STARTS_IN_BODY = frozenset({
+    "tests/bench/test_children.py",  # kills a parent process to see its child end
+    "tests/client/test_layering.py",  # imports the client in a fresh interpreter
+    "tests/graph/models/test_embedder.py",  # loads models of its own (other backends, caches)
+    "tests/graph/test_runtime_process.py",  # engines in child processes
+})  # fmt: skip
+_FAST_GUARD = pytest.StashKey[pytest.MonkeyPatch]()
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        module = item.path.relative_to(ROOT).as_posix()
+        if not (
+            item.get_closest_marker("slow") or names & ENGINE_FIXTURES or module in STARTS_IN_BODY
+        ):
+            item.add_marker(pytest.mark.fast)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A session of fast tests only: starting the engine, the model or a process fails the test."""
+    if not session.items or any(i.get_closest_marker("fast") is None for i in session.items):
+        return
+    guard = pytest.MonkeyPatch()
+    for owner, name, what in (
+        (EmbeddedEngine, "start", "starts the embedded graph engine"),
+        (Store, "open", "opens a graph store"),
+        (Embedder, "load", "loads the embedding model"),
+        (subprocess.Popen, "__init__", "runs a subprocess"),
+    ):
+        guard.setattr(owner, name, _refuse(what))
+    session.config.stash[_FAST_GUARD] = guard
+
+
+def _refuse(what: str) -> Callable[..., NoReturn]:
+    def refuse(*args: Any, **kwargs: Any) -> NoReturn:
+        pytest.fail(
+            f"a fast test {what}: give it the fixture that does so (one of "
+            f"{sorted(ENGINE_FIXTURES)}), mark it slow or list its module in STARTS_IN_BODY "
+            "(tests/conftest.py), so that the fast tier leaves it out"
+        )
+
+    return refuse
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    guard = session.config.stash.get(_FAST_GUARD, None)
+    if guard is None:
+        return
+    guard.undo()
+    jpype = sys.modules.get("jpype")
+    if jpype is not None and jpype.isJVMStarted():
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        print("\nthe fast tier started a JVM: a fast test reaches the engine", file=sys.stderr)
 
 
 @pytest.fixture(scope="session")
