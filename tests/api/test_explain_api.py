@@ -33,10 +33,11 @@ def client(runtime: Runtime, namespace: str) -> Iterator[Client]:
 def recombined(e: Explanation, c: CascadeConfig) -> float:
     """The score from its components, as graph.recall.rank computes it (asks and addressee
     are answered already weighted; speaker and time as 0 or 1)."""
-    received = c.activation_weight * e.activation * e.length * e.restated
-    base = e.relevance + received + c.speaker_weight * e.speaker + e.addressee
-    base += c.time_weight * e.time - e.asks
-    return base * e.recency * e.confidence * (1 + c.importance_weight * e.importance)
+    w = c.score
+    received = w.activation_weight * e.activation * e.length * e.restated
+    base = e.relevance + received + w.speaker_weight * e.speaker + e.addressee
+    base += w.time_weight * e.time - e.asks
+    return base * e.recency * e.confidence * (1 + w.importance_weight * e.importance)
 
 
 def test_the_explained_components_recombine_into_the_score(
@@ -59,7 +60,7 @@ def test_the_explained_components_recombine_into_the_score(
     # The components the API once left out are answered, and matter here.
     parts = {e.seed: e for _, e in explained}
     asking = [e for e in parts.values() if e.asks > 0]
-    assert len(asking) == 1 and asking[0].asks == runtime.cascade.question_discount
+    assert len(asking) == 1 and asking[0].asks == runtime.cascade.score.question_discount
     assert any(e.speaker == 1.0 for e in parts.values())
     assert any(e.activation > 0 for e in parts.values())
     assert all(e.length > 0 and e.restated > 0 and e.addressee >= 0 for e in parts.values())
