@@ -71,9 +71,7 @@ def fulltext_hits(
         if len(hits) >= k or not truncated or candidates >= config.gather.fulltext_max_candidates:
             break
         candidates = min(candidates * 10, config.gather.fulltext_max_candidates)
-    scores = stats.score(
-        ns, words, hits, groups, config.gather.context_weight, config.gather.df_share
-    )
+    scores = stats.score(ns, words, hits, groups, config.gather)
     # A guard: a hit holding none of the query words (its indexed words out of step with its
     # content, written around the write path) has nothing to score it by.
     rows = sorted(

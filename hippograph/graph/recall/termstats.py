@@ -65,6 +65,7 @@ from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from hippograph.graph.recall.recall_config import GatherConfig
 from hippograph.graph.store.revalidating import Revalidating
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.write import fulltext
@@ -82,6 +83,8 @@ B = 0.75
 # Counted without a budget (Neo4j): a bound that never binds, for the statement's LIMIT.
 UNCAPPED = 2**31 - 1
 # Counts run off the query's path on one thread, so they never hold up recalls.
+# Plain BM25: no context words, no cap on a word's share (what `score` does unless told).
+PLAIN = GatherConfig(context_weight=0.0, df_share=1.0)
 COUNTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-termstats")
 
 
@@ -330,27 +333,26 @@ class TermFrequencies:
         words: Sequence[str],
         hits: Sequence[Row],
         groups: Mapping[str, str] | None = None,
-        context_weight: float = 0.0,
-        df_share: float = 1.0,
+        config: GatherConfig = PLAIN,
     ) -> dict[str, float]:
         """BM25 of each hit (``id``, ``content``, ``status``, ``terms``: its indexed words) for
         ``words``, by the namespace's statistics. A word not counted yet takes the number of
         active hits holding it. ``groups``: word -> the term it counts for (the forms of one
         word are one term: their counts add up, and so do their frequencies, capped at the
-        namespace's size). ``context_weight``: what a word the hit is indexed by only through
-        its context (`write.fulltext.indexed`) counts, against 1 per occurrence in the
-        content. ``df_share``: the share of the namespace above which a word's frequency
-        no longer lowers its weight (`bm25`)."""
+        namespace's size). ``config.context_weight``: what a word the hit is indexed by only
+        through its context (`write.fulltext.indexed`) counts, against 1 per occurrence in
+        the content. ``config.df_share``: the share of the namespace above which a word's
+        frequency no longer lowers its weight (`bm25`); ``PLAIN``: neither."""
         corpus = CORPUS.get((self._store, namespace))
         wanted = set(words)
         group = groups or {}
-        tfs = [_grouped(_counts(namespace, h, wanted, context_weight), group) for h in hits]
+        tfs = [_grouped(_counts(namespace, h, wanted, config.context_weight), group) for h in hits]
         active = (tf for h, tf in zip(hits, tfs, strict=True) if h["status"] == "active")
         seen = Counter(w for tf in active for w in tf)
         known = _grouped(Counter(self.frequencies(namespace, words)), group)
         df = {w: max(int(known.get(w, 0)), seen[w]) for w in {group.get(w, w) for w in wanted}}
         return {
-            h["id"]: bm25(tf, len(str(h["content"] or "")), df, corpus, df_share)
+            h["id"]: bm25(tf, len(str(h["content"] or "")), df, corpus, config.df_share)
             for h, tf in zip(hits, tfs, strict=True)
         }
 

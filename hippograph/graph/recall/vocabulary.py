@@ -58,6 +58,8 @@ from hippograph.graph.write import fulltext
 log = logging.getLogger(__name__)
 
 LOADER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-vocabulary")
+# A held vocabulary is kept 100 times as long as its load took, within 30 s and 10 minutes.
+HELD = Lifetime(cost_ratio=100.0, min_s=30.0, max_s=600.0)
 
 
 @dataclass(frozen=True)
@@ -84,10 +86,11 @@ class WordVectors:
 
     ``get`` answers at once: what is held (None while nothing is), and starts a load on
     ``loader`` when nothing is held or what is held has expired. A load reads the vocabulary in
-    pages of ``page`` words through the driver and is kept ``cost_ratio`` times as long as it
-    took, within [min_ttl_s, max_ttl_s]: a word the `vocabulary` job adds (every few minutes)
-    is searched from the next load on; an empty vocabulary is left to the index. A namespace of
-    more than ``per_namespace`` words is held as too big (the index serves it); past
+    pages of ``page`` words through the driver and is kept for its ``lifetime`` (``HELD``: 100
+    times as long as the load took, within 30 s and 10 minutes): a word the `vocabulary` job
+    adds (every few minutes) is searched from the next load on; an empty vocabulary is left to
+    the index. A namespace of more than ``per_namespace`` words is held as too big (the index
+    serves it); past
     ``max_words`` held in all, the least recently used namespaces are dropped (float32: 1.5 KB
     a word, so the default bound is ~380 MB)."""
 
@@ -98,13 +101,11 @@ class WordVectors:
         max_words: int = 250_000,
         per_namespace: int = 100_000,
         page: int = 2_000,
-        cost_ratio: float = 100.0,
-        min_ttl_s: float = 30.0,
-        max_ttl_s: float = 600.0,
+        lifetime: Lifetime = HELD,
     ) -> None:
         self._loader = loader
         self._max_words, self._per_namespace, self._page = max_words, per_namespace, page
-        self._lifetime = Lifetime(cost_ratio, min_ttl_s, max_ttl_s)
+        self._lifetime = lifetime
         self._held: OrderedDict[tuple[Store, str], Held] = OrderedDict()
         self._loading: set[tuple[Store, str]] = set()
         self._lock = threading.Lock()
@@ -138,7 +139,7 @@ class WordVectors:
                 pages.append(np.asarray(rows[0]["embeddings"], dtype=np.float32))
                 after = str(rows[0]["last"])
         except Exception:
-            # Tried again after min_ttl_s, not on every recall; what was held meanwhile serves.
+            # Tried again after the lifetime's min_s, not on every recall; what was held serves.
             log.warning("loading the vocabulary of %r failed; tried again later", ns)
             with self._lock:
                 before = self._held.get(key, Held((), None, 0.0))

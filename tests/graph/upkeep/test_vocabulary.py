@@ -16,6 +16,7 @@ from hippograph.graph.recall import retrieval
 from hippograph.graph.recall import vocabulary as vocabulary_seeds
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import GraphError
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.upkeep import vocabulary
@@ -207,7 +208,9 @@ def test_a_failed_load_is_tried_again_later_not_on_every_recall(
 
     monkeypatch.setattr(runtime.store, "read", failing)
     loader = Deferred()
-    words = vocabulary_seeds.WordVectors(loader=loader, min_ttl_s=60)
+    words = vocabulary_seeds.WordVectors(
+        loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=60.0, max_s=600.0)
+    )
     words.get(runtime.store, namespace)
     loader.run()  # fails: nothing held, the index serves, no load queued until min_ttl_s
     failed = words.get(runtime.store, namespace)
@@ -216,7 +219,9 @@ def test_a_failed_load_is_tried_again_later_not_on_every_recall(
     query = runtime.embedder.embed(["When is the ceramics lesson?"])[0]
     assert "pottery" in vocabulary_seeds.near_words(runtime.store, namespace, query, NARROW)
     # Once its wait is over, the next read queues the load again, which now succeeds.
-    soon = vocabulary_seeds.WordVectors(loader=loader, min_ttl_s=0, max_ttl_s=0)
+    soon = vocabulary_seeds.WordVectors(
+        loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=0.0, max_s=0.0)
+    )
     soon.get(runtime.store, namespace)
     loader.run()  # fails too
     assert soon.get(runtime.store, namespace) is not None and len(loader.jobs) == 1
@@ -237,7 +242,9 @@ def test_the_vocabulary_held_in_memory_is_reloaded_and_bounded(
         vocabulary.update(runtime.store, runtime.embedder, other)
         loader = Deferred()
         # Always expired: every read queues a reload and answers what is held meanwhile.
-        words = vocabulary_seeds.WordVectors(loader=loader, min_ttl_s=0, max_ttl_s=0)
+        words = vocabulary_seeds.WordVectors(
+            loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=0.0, max_s=0.0)
+        )
         words.get(runtime.store, namespace)
         loader.run()
         first = words.get(runtime.store, namespace)
