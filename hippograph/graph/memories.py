@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from hippograph.graph import chains, validate
+from hippograph.graph import chains, model, validate
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
@@ -48,12 +48,9 @@ _LINK_FILES = {
 
 
 def scope_key(item: NewMemory | Memory) -> str:
-    """The visibility bucket a duplicate must share: scope + project + session."""
-    if item.scope == "project":
-        return f"project:{item.project}"
-    if item.scope == "session":
-        return f"session:{item.session_id}"
-    return "global"
+    """The visibility bucket a duplicate must share: scope + project + session
+    (`model.scope_key`; a validated item always has one)."""
+    return model.scope_key(item.scope, item.project, item.session_id) or "global"
 
 
 def dedup_key(namespace: str, item: NewMemory, digest: str) -> str:

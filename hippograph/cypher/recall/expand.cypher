@@ -13,14 +13,18 @@
 //  last_accessed, confidence, importance, speakers, cosine, length, asks] (expand.HIT_FIELDS);
 // asks: the memory's content ends in a question mark (rank: CascadeConfig.question_discount).
 // confidence: the decayed value, never below the stated one x trust (graph/recall/rank.py).
+// $scopes: the scope keys the recall sees (graph.model.scopes), tested against the key each
+// memory stores (scope_key, set by the write path and carried by an export; migrate.scope_keys
+// gives it to a memory written without it): one property read and a list test for each memory
+// an index or an edge hands over, on every recall, where scope, project and session_id took up
+// to five reads and three comparisons.
 UNWIND $frontier AS f
 MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
 WITH f[1] AS src, a
 MATCH (a)-[r:RELATES_TO]-(m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses
   AND coalesce(r.confidence, 1.0) >= $edge_floor
-  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND m.scope_key IN $scopes
 WITH src, m, coalesce(r.weight, 1.0) * coalesce(r.confidence, 1.0) AS w, coalesce(r.kind, '') AS via
 ORDER BY w DESC
 WITH src, collect({m: m, w: w, via: via})[0..$fan_out] AS top
@@ -44,8 +48,7 @@ MATCH (a)-[:HAS_TAG]->(t:Tag)
 WHERE t.count > 1 AND t.count <= $max_tag_degree
 MATCH (t)<-[:HAS_TAG]-(m:Memory)
 WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
-  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND m.scope_key IN $scopes
 WITH src, m, t ORDER BY t.count ASC
 WITH src, collect({m: m, via: t.name, degree: t.count})[0..$fan_out] AS top
 UNWIND top AS hit
@@ -68,8 +71,7 @@ MATCH (a)-[:IN_CLUSTER]->(c:Cluster)
 WHERE c.size > 1 AND c.size <= $max_cluster_size
 MATCH (c)<-[:IN_CLUSTER]-(m:Memory)
 WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
-  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND m.scope_key IN $scopes
 WITH src, collect({m: m, via: c.id, degree: c.size})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
@@ -89,8 +91,7 @@ MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
 WITH f[1] AS src, a
 MATCH (a)-[r:SUPERSEDES|CONTRADICTS|DERIVED_FROM]-(m:Memory)
 WHERE m.namespace = $namespace AND m.status IN $statuses
-  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND m.scope_key IN $scopes
 WITH src, collect({m: m, type: type(r)})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m

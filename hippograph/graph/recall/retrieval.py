@@ -38,7 +38,7 @@ import time
 from dataclasses import replace
 
 from hippograph.graph import validate
-from hippograph.graph.model import MEMORY_TYPES, STATUSES
+from hippograph.graph.model import MEMORY_TYPES, STATUSES, scopes
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import cues, standing
 from hippograph.graph.recall.expand import Scoring, active_count, expand, score
@@ -115,7 +115,7 @@ def recall(
     # memories do not fill the seeds and leave fewer than k; what expansion reaches that was
     # not current then is dropped before ranking. As of a past time every status may have been
     # current. Without asOf nothing of this runs.
-    scope = {"project": request.project, "session_id": request.session_id, "as_of": as_of}
+    scope = {"scopes": scopes(request.project, request.session_id), "as_of": as_of}
     hidden_job = POOL.submit(_hidden, store, namespace, as_of) if as_of else None
     if as_of:
         statuses = list(STATUSES)
