@@ -7,7 +7,7 @@ import io
 import json
 
 from hippograph.graph import transfer
-from hippograph.graph.model import NewMemory, effective_confidence, scope_key, scopes
+from hippograph.graph.model import NewMemory, scope_key, scopes
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import migrate, writepath
 from tests.conftest import wipe
@@ -116,11 +116,3 @@ def test_an_import_line_without_its_scope_key_is_given_it(runtime: Runtime, name
         before = _ids(runtime, _BEFORE, ns=namespace, project=project, session_id=session)
         assert _ids(runtime, _NOW, ns=namespace, scopes=scopes(project, session)) == before
     assert _ids(runtime, _NOW, ns=namespace, scopes=scopes("atlas", "chat-7"))
-
-
-def test_the_effective_confidence_is_the_decayed_one_never_below_the_stated_one() -> None:
-    assert effective_confidence(0.9, 0.8, 1.0) == 0.9  # not decayed below it
-    assert effective_confidence(0.3, 0.8, 0.5) == 0.4  # decayed: the stated x trust
-    assert effective_confidence(0.3, None, None) == 0.3  # no stated one: the decayed
-    assert effective_confidence(None, 0.8, None) == 0.8
-    assert effective_confidence(None, None, 0.5) is None

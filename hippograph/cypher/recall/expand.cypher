@@ -10,9 +10,14 @@
 // One row per edge kind, its hits collected into a list: the embedded engine spends ~30 us
 // per returned row over Bolt, a third of this statement when each hit was a row. A hit is
 // [src, dst, dst's elementId, type, weight, via, degree, status, memory_type, created_at,
-//  last_accessed, confidence, importance, speakers, cosine, length, asks] (expand.HIT_FIELDS);
+//  last_accessed, confidence, initial_confidence, trust_score, importance, speakers, cosine,
+//  length, asks] (expand.HIT_FIELDS);
 // asks: the memory's content ends in a question mark (rank: CascadeConfig.question_discount).
-// confidence: the decayed value, never below the stated one x trust (graph/recall/rank.py).
+// confidence, initial_confidence, trust_score: as stored. Ranking reads one confidence made of
+// them (graph.model.effective_confidence: the decayed one, never below the stated one x trust),
+// computed in Python where the rows are decoded (expand.ranking_row): no WHERE or ORDER BY reads
+// it, so no statement need compute it, and a stored copy would need every write of the three
+// (feedback, decay, decisions, import) kept in step with it.
 // $scopes: the scope keys the recall sees (graph.model.scopes), tested against the key each
 // memory stores (scope_key, set by the write path and carried by an export; migrate.scope_keys
 // gives it to a memory written without it): one property read and a list test for each memory
@@ -32,8 +37,7 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), 'RELATES_TO', hit.w, hit.via, 0,
   m.status, m.memory_type, m.created_at, m.last_accessed,
-  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
-       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.confidence, m.initial_confidence, m.trust_score,
   m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
@@ -55,8 +59,7 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), 'HAS_TAG', 1.0, hit.via, hit.degree,
   m.status, m.memory_type, m.created_at, m.last_accessed,
-  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
-       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.confidence, m.initial_confidence, m.trust_score,
   m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
@@ -77,8 +80,7 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), 'IN_CLUSTER', 1.0, hit.via, hit.degree,
   m.status, m.memory_type, m.created_at, m.last_accessed,
-  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
-       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.confidence, m.initial_confidence, m.trust_score,
   m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
@@ -97,8 +99,7 @@ UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), hit.type, 1.0, '', 0,
   m.status, m.memory_type, m.created_at, m.last_accessed,
-  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
-       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.confidence, m.initial_confidence, m.trust_score,
   m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
@@ -111,8 +112,7 @@ MATCH (m)
 WHERE elementId(m) = f[0] AND m.id = f[1] AND m.namespace = $namespace
 RETURN collect([f[1], f[1], f[0], 'SELF', 0.0, '', 0,
   m.status, m.memory_type, m.created_at, m.last_accessed,
-  CASE WHEN m.confidence >= coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0)
-       THEN m.confidence ELSE coalesce(m.initial_confidence, m.confidence) * coalesce(m.trust_score, 1.0) END,
+  m.confidence, m.initial_confidence, m.trust_score,
   m.importance,
   CASE WHEN $with_speakers
        THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hippograph.graph.model import effective_confidence
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import Step, Trace
 from hippograph.graph.recall.seeds import POOL
@@ -41,7 +42,7 @@ def score(
     """Fetch what ranking needs of ``ids`` into ``scored``; a seed starts with its relevance."""
     found = store.read("recall/scores", namespace=ns, ids=scoring.pairs(ids), **scoring.params)
     for hit in found[0]["rows"] if found else []:  # an aggregate answers one row, even over nothing
-        row = dict(zip(SCORED_KEYS, hit, strict=True))
+        row = ranking_row(hit)
         scored[row["id"]] = row
         traces[row["id"]].activation = scoring.relevance(row)
 
@@ -49,12 +50,23 @@ def score(
 # The ranking fields of a memory, in the order recall/scores and recall/expand list them (both
 # answer one row of lists: the embedded engine's cost per returned row is most of a small read).
 SCORED_FIELDS = (
-    "status", "memory_type", "created_at", "last_accessed", "confidence", "importance",
+    "status", "memory_type", "created_at", "last_accessed",
+    "confidence", "initial_confidence", "trust_score", "importance",
     "speakers", "cosine", "length", "asks",
 )  # fmt: skip
 HIT_FIELDS = ("src", "dst", "eid", "type", "w", "via", "degree", *SCORED_FIELDS)
 FIRST_SCORED = HIT_FIELDS.index(SCORED_FIELDS[0])
 SCORED_KEYS = ("id", *SCORED_FIELDS)
+
+
+def ranking_row(values: Sequence[Any]) -> Row:
+    """A memory's ranking fields by name (``SCORED_KEYS`` order), its ``confidence`` the one
+    ranking reads (`model.effective_confidence` of the three stored values)."""
+    row = dict(zip(SCORED_KEYS, values, strict=True))
+    row["confidence"] = effective_confidence(
+        row["confidence"], row.pop("initial_confidence"), row.pop("trust_score")
+    )
+    return row
 
 
 def expand(
@@ -101,7 +113,7 @@ def expand(
             dst, kind = hit[1], hit[3]
             scoring.eids[dst] = hit[2]
             if kind == "SELF" or dst not in scored:
-                scored[dst] = dict(zip(SCORED_KEYS, (dst, *hit[FIRST_SCORED:]), strict=True))
+                scored[dst] = ranking_row((dst, *hit[FIRST_SCORED:]))
             if kind == "SELF":
                 traces[dst].activation = scoring.relevance(scored[dst])
         touched: dict[str, float] = {}
