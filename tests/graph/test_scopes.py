@@ -10,7 +10,7 @@ from hippograph.graph import transfer
 from hippograph.graph.model import NewMemory, scope_key, scopes
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import migrate, writepath
-from tests.conftest import wipe
+from tests.conftest import migration_pending, wipe
 
 # The predicate every recall statement held before `$scopes` (13 copies in 10 files).
 _BEFORE = (
@@ -82,16 +82,9 @@ def test_a_store_written_without_scope_keys_gets_them_once(
     runtime: Runtime, namespace: str
 ) -> None:
     ids = _remember(runtime, namespace)
-    runtime.store.driver.execute_query(
-        "MATCH (m:Memory) WHERE m.namespace = $ns REMOVE m.scope_key",
-        ns=namespace,
-        database_=runtime.store.database,
-    )
-    runtime.store.driver.execute_query(
-        "MATCH (g:Migration {name: $name}) DELETE g",
-        name=migrate.SCOPE_KEYS,
-        database_=runtime.store.database,
-    )
+    unkeyed = "MATCH (m:Memory) WHERE m.namespace = $ns REMOVE m.scope_key RETURN m.id AS id"
+    assert _ids(runtime, unkeyed, ns=namespace) == set(ids)
+    migration_pending(runtime.store, migrate.SCOPE_KEYS)
     assert not _ids(runtime, _NOW, ns=namespace, scopes=scopes("atlas", "chat-9"))
     assert migrate.scope_keys(runtime.store) >= len(ids)
     for project, session in RECALLS:

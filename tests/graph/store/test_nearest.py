@@ -3,8 +3,6 @@ leaves too few."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from hippograph.graph.model import NewMemory
@@ -12,6 +10,7 @@ from hippograph.graph.runtime import Runtime
 from hippograph.graph.store import nearest
 from hippograph.graph.store.store import vector
 from hippograph.graph.write import writepath
+from tests.graph.recall.test_retrieval import reads_of
 
 
 def test_the_index_is_asked_for_k_times_the_oversample_at_least_the_floor(
@@ -28,14 +27,7 @@ def test_the_exact_scan_answers_where_the_index_leaves_fewer_than_k(
     texts = ["Ada keeps bees on the roof", "The hives gave honey", "Bees swarm in May"]
     items = [NewMemory(content=t) for t in texts]
     writepath.remember(runtime.store, runtime.embedder, namespace, items, policy=runtime.policy)
-    asked: list[str] = []
-    read = runtime.store.read
-
-    def watched(name: str, /, **params: Any) -> list[dict[str, Any]]:
-        asked.append(name)
-        return read(name, **params)
-
-    monkeypatch.setattr(runtime.store, "read", watched)
+    asked = reads_of(runtime, monkeypatch)
     params = {
         "namespace": namespace,
         "statuses": ["active"],
