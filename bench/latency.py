@@ -232,8 +232,7 @@ def seed_recall(rt: Runtime, vecs: np.ndarray, ids: list[str], qvecs: np.ndarray
             embedding=[float(x) for x in q],
             k=10,
             candidates=max(10 * rt.store.dialect.vector_oversample, 100),
-            project=None,
-            session_id=None,
+            scopes=["global"],
             as_of=None,
         )
         hits.append(len(exact & {r["id"] for r in rows}) / 10)

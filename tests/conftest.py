@@ -212,6 +212,14 @@ def wipe(store: Store, namespace: str) -> None:
         store.driver.execute_query(statement, ns=namespace, database_=store.database)
 
 
+def migration_pending(store: Store, migration: str) -> None:
+    """Take away the store's marker that a start-up ``migration`` ran, as in a store written
+    before it (or by another version)."""
+    store.driver.execute_query(
+        "MATCH (g:Migration {name: $name}) DELETE g", name=migration, database_=store.database
+    )
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"

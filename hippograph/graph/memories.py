@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from hippograph.graph import chains, validate
+from hippograph.graph import chains, model, validate
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
@@ -35,6 +35,7 @@ from hippograph.graph.model import (
     now_iso,
 )
 from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.store.nearest import nearest
 from hippograph.graph.store.store import Row, Store, Tx, vector
 from hippograph.graph.upkeep import vocabulary
 from hippograph.graph.write import fulltext, standing
@@ -48,12 +49,9 @@ _LINK_FILES = {
 
 
 def scope_key(item: NewMemory | Memory) -> str:
-    """The visibility bucket a duplicate must share: scope + project + session."""
-    if item.scope == "project":
-        return f"project:{item.project}"
-    if item.scope == "session":
-        return f"session:{item.session_id}"
-    return "global"
+    """The visibility bucket a duplicate must share: scope + project + session
+    (`model.scope_key`; a validated item always has one)."""
+    return model.scope_key(item.scope, item.project, item.session_id) or "global"
 
 
 def dedup_key(namespace: str, item: NewMemory, digest: str) -> str:
@@ -250,28 +248,23 @@ def vector_seeds(
     filtering leaves fewer than k while the index may hold more, an exact scan of the namespace
     (bounded by the namespace's size) gives the answer instead.
     """
-    query = vector(embedding)
-    candidates = max(k * store.dialect.vector_oversample, 50)
-    rows = store.read(
+
+    def more(rows: list[Row]) -> bool:
+        total = store.read("memory/count", namespace=namespace, statuses=list(statuses))
+        return bool(total[0]["count"] > len(rows))
+
+    rows = nearest(
+        store,
         "memory/vector_search",
+        "memory/vector_search_exact",
+        k,
+        floor=50,
+        more=more,
         namespace=namespace,
         statuses=list(statuses),
-        embedding=query,
-        candidates=candidates,
-        k=k,
+        embedding=vector(embedding),
         as_of=as_of,
     )
-    if len(rows) < k:
-        total = store.read("memory/count", namespace=namespace, statuses=list(statuses))[0]["count"]
-        if total > len(rows):
-            rows = store.read(
-                "memory/vector_search_exact",
-                namespace=namespace,
-                statuses=list(statuses),
-                embedding=query,
-                k=k,
-                as_of=as_of,
-            )
     return [(r["id"], float(r["cosine"])) for r in rows]
 
 

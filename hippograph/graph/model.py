@@ -55,6 +55,41 @@ def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
+def scope_key(scope: object, project: object, session_id: object) -> str | None:
+    """A memory's visibility bucket, stored on it as ``scope_key``: ``global``,
+    ``project:<project>`` or ``session:<session id>``; None for a project or session scope
+    without its project or session (no recall sees such a memory)."""
+    if scope == "global":
+        return "global"
+    if scope == "project" and project is not None:
+        return f"project:{project}"
+    if scope == "session" and session_id is not None:
+        return f"session:{session_id}"
+    return None
+
+
+def scopes(project: str | None, session_id: str | None) -> list[str]:
+    """The scope keys a recall for ``project`` and ``session_id`` (None: none) sees, the
+    ``$scopes`` of every statement that filters by visibility (``m.scope_key IN $scopes``):
+    global memories, those of its project and those of its session."""
+    keys = [key for key in (scope_key("project", project, None),
+                            scope_key("session", None, session_id)) if key is not None]  # fmt: skip
+    return ["global", *keys]
+
+
+def effective_confidence(
+    confidence: float | None, initial: float | None, trust: float | None
+) -> float | None:
+    """The confidence ranking reads: the decayed ``confidence``, never below the stated one
+    (``initial``, moved by feedback; the decayed value where none is stored) x ``trust``
+    (1 where none is stored). None where the memory holds neither value."""
+    base = initial if initial is not None else confidence
+    stated = None if base is None else base * (trust if trust is not None else 1.0)
+    if confidence is not None and stated is not None and confidence >= stated:
+        return confidence
+    return stated
+
+
 _SPACE = re.compile(r"\s+")
 
 

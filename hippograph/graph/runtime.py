@@ -21,7 +21,7 @@ from hippograph.graph.recall.retrieval import Recalled, RecallResult
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
 from hippograph.graph.validate import Limits
-from hippograph.graph.write import formation, fulltext, privacy, standing
+from hippograph.graph.write import formation, fulltext, migrate, privacy, standing
 from hippograph.graph.write.decide import Decider
 from hippograph.graph.write.tools import chat_client, write_tools
 from hippograph.graph.write.writepath import WritePolicy
@@ -115,6 +115,7 @@ class Runtime:
             store.install_schema(dimensions=embedder.dimensions)
             fulltext.rekey(store)
             standing.backfill(store)
+            migrate.scope_keys(store)
         except BaseException:
             store.close()
             raise

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput
-from hippograph.graph.model import now_iso
+from hippograph.graph.model import now_iso, scope_key
 from hippograph.graph.store.store import Store, vector
 from hippograph.graph.write import fulltext, standing
 
@@ -162,7 +162,7 @@ def import_from(
                     f"line {number}.version", f"must be {FORMAT_VERSION}", limit=FORMAT_VERSION
                 )
         elif kind == "memory":
-            nodes[kind].append(_indexed(record["props"], number))
+            nodes[kind].append(_indexed(_scoped(record["props"]), number))
         elif kind in nodes:
             nodes[kind].append(record["props"])
         elif kind == "edge" and _edge_kind(record) in edges:
@@ -184,6 +184,15 @@ def import_from(
         store.read("import/vector_index_ready", embedding=vector(embedded))
         log.info("vector index ready for the import in %.1fs", time.perf_counter() - started)
     return counts
+
+
+def _scoped(props: Any) -> Any:
+    """A memory line without its scope key (made by hand) is given it, so that recall, which
+    tests that key (`model.scopes`), sees the memory as its scope, project and session say."""
+    if not isinstance(props, dict) or "scope_key" in props:
+        return props
+    key = scope_key(props.get("scope"), props.get("project"), props.get("session_id"))
+    return props if key is None else {**props, "scope_key": key}
 
 
 def _indexed(props: Any, number: int) -> Any:

@@ -6,12 +6,12 @@
 // $as_of (null: now): only memories the store held as current then (learned by then, not yet
 // superseded or archived: graph.model.Memory.current_at), so that a recall as of a past time
 // seeds from what was current, not from what came later and is dropped.
+// $scopes: the scope keys the recall sees (graph.model.scopes; why a stored key: recall/expand).
 CALL db.index.fulltext.queryNodes($fulltext_index, $query, {limit: $candidates}) YIELD node
 WITH collect(node) AS hits
 WITH size(hits) AS fetched,
      [m IN hits WHERE m.namespace = $namespace AND m.status IN $statuses
-        AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-             OR (m.scope = 'session' AND m.session_id = $session_id))
+        AND m.scope_key IN $scopes
         AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of
              AND (m.status = 'active'
                   OR coalesce(m.superseded_at, m.archived_at, m.updated_at) > $as_of)))] AS kept

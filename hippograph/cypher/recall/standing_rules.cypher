@@ -5,12 +5,12 @@
 // WITH before the namespace check: in one MATCH ... WHERE, ArcadeDB looks the nodes up by its
 // namespace index instead (a read of the whole namespace: ~250 ms at 100,000 memories).
 // $as_of (null: now): only what the store held as current then, as the seed statements.
+// $scopes: the scope keys the recall sees (graph.model.scopes; why a stored key: recall/expand).
 MATCH (m:Memory)
 WHERE m.standing_in = $namespace
 WITH m
 WHERE m.namespace = $namespace AND m.status IN $statuses
-  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND m.scope_key IN $scopes
   AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of
        AND (m.status = 'active'
             OR coalesce(m.superseded_at, m.archived_at, m.updated_at) > $as_of)))

@@ -3,12 +3,12 @@
 // most $per_word a word, the $limit holding the weightiest word first, with their text (the
 // caller tells a word of the content from one the memory is indexed by only as its context).
 // $exclude: what the full-text seeds found already. Scope and $as_of as recall/fulltext_seeds.
+// $scopes: the scope keys the recall sees (graph.model.scopes; why a stored key: recall/expand).
 UNWIND $words AS row
 CALL db.index.fulltext.queryNodes($fulltext_index, row.term, {limit: $per_word}) YIELD node AS m
 WITH row, m
 WHERE m.namespace = $namespace AND m.status IN $statuses AND NOT m.id IN $exclude
-  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND m.scope_key IN $scopes
   AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of
        AND (m.status = 'active'
             OR coalesce(m.superseded_at, m.archived_at, m.updated_at) > $as_of)))

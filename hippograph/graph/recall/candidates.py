@@ -10,6 +10,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
+from hippograph.graph.model import effective_confidence
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import RecallRequest, Step
 from hippograph.graph.store.store import Store
@@ -25,7 +26,10 @@ class Ranking:
     memory_type: str
     created_at: str
     last_accessed: str | None
-    confidence: float | None  # the decayed value, never below the stated one x trust
+    # As stored: the decayed confidence, the stated one (moved by feedback) and the trust.
+    stored_confidence: float | None
+    initial_confidence: float | None
+    trust_score: float | None
     importance: float | None
     speakers: list[str] | None  # its speaker:<name> tags, read only when a cue needs them
     cosine: float  # to the query (moved by feedback)
@@ -38,6 +42,13 @@ class Ranking:
         if len(values) != len(RANKING_FIELDS):  # the statement and this record disagree
             raise ValueError(f"a ranking row of {len(values)} fields, not {len(RANKING_FIELDS)}")
         return cls(*values)
+
+    @property
+    def confidence(self) -> float | None:
+        """What ranking reads: the decayed value, never below the stated one x trust."""
+        return effective_confidence(
+            self.stored_confidence, self.initial_confidence, self.trust_score
+        )
 
 
 RANKING_FIELDS = tuple(f.name for f in fields(Ranking))

@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, replace
 
 from hippograph.graph import validate
-from hippograph.graph.model import MEMORY_TYPES, STATUSES
+from hippograph.graph.model import MEMORY_TYPES, STATUSES, scopes
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import cues
 from hippograph.graph.recall.candidates import Cues, Query
@@ -140,7 +140,7 @@ def prepare(
         config=config,
         cues=read_cues(store, namespace, context, config),
         statuses=statuses,
-        scope={"project": request.project, "session_id": request.session_id, "as_of": as_of},
+        scope={"scopes": scopes(request.project, request.session_id), "as_of": as_of},
         as_of=as_of,
     )
 

@@ -1,6 +1,7 @@
-"""Start-up passes over every memory's text, once per store: a property derived from content
-that a store written before (or by another version) lacks is given to each memory, a page at a
-time in id order, and the pass is marked done (a `Migration` node) so later starts skip it."""
+"""Start-up passes over every memory, once per store: a property derived from others (its
+content, its scope) that a store written before (or by another version) lacks is given to each
+memory, a page at a time in id order, and the pass is marked done (a `Migration` node) so later
+starts skip it."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import logging
 import time
 from collections.abc import Callable
 
-from hippograph.graph.model import now_iso
+from hippograph.graph.model import now_iso, scope_key
 from hippograph.graph.store.store import Row, Store
 
 log = logging.getLogger(__name__)
 
 PAGE = 1_000
+SCOPE_KEYS = "scope-keys-v1"
 
 
 def over_texts(
@@ -27,12 +29,41 @@ def over_texts(
     namespace, content, ft_terms) to ``update``, whose answers (None: nothing to change) are
     written with ``statement``; ``what`` names the pass in the log. Returns how many memories
     were changed (0 when already done)."""
+    return _over_memories(store, migration, "migration/memory_text_page", statement, update, what)
+
+
+def scope_keys(store: Store) -> int:
+    """Give every memory without one its ``scope_key`` (`model.scope_key`: what recall's
+    ``$scopes`` are tested against), once per store: run at start-up, before the service
+    answers. The write path has always set it; a memory made otherwise (by hand, an import
+    line without it) is then seen by the same recalls as when recall read scope, project and
+    session_id. Returns how many memories were changed (0 when already done)."""
+
+    def update(row: Row) -> dict[str, object] | None:
+        if row["scope_key"] is not None:
+            return None
+        key = scope_key(row["scope"], row["project"], row["session_id"])
+        return None if key is None else {"id": row["id"], "scope_key": key}
+
+    page = "migration/memory_scope_page"
+    return _over_memories(store, SCOPE_KEYS, page, "memory/set_scope_key", update, "scope keys")
+
+
+def _over_memories(
+    store: Store,
+    migration: str,
+    page: str,
+    statement: str,
+    update: Callable[[Row], dict[str, object] | None],
+    what: str,
+) -> int:
+    """``over_texts`` over the rows of ``page`` (a statement paging every memory by id)."""
     if store.read("migration/get", migration=migration)[0]["done_at"] is not None:
         return 0
     started = time.perf_counter()
     seen = changed = 0
     after = ""
-    while rows := store.read("migration/memory_text_page", after=after, limit=PAGE):
+    while rows := store.read(page, after=after, limit=PAGE):
         updates = [u for u in map(update, rows) if u is not None]
         if updates:
             store.write(statement, rows=updates)

@@ -14,6 +14,7 @@ import numpy.typing as npt
 from hippograph.graph import memories
 from hippograph.graph.model import NewMemory, body_hash
 from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.store import nearest as shared_index
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.write.decide import Neighbour
@@ -59,7 +60,7 @@ def stored_neighbours(
             return [[] for _ in items]
         return _as_neighbours(items, _exact_neighbours(store, namespace, vectors, scopes))
     found: list[list[Row]] = [[] for _ in items]
-    candidates = max(NEIGHBOURS_K * store.dialect.vector_oversample, 50)
+    candidates = shared_index.candidates(store, NEIGHBOURS_K, 50)
     for start in range(0, len(items), NEIGHBOUR_CHUNK):
         rows = [
             {"i": i, "embedding": as_vector(vectors[i]), "scope_key": scopes[i]}

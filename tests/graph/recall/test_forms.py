@@ -62,7 +62,7 @@ def test_a_rare_word_finds_its_base_form_on_the_real_engine(
     ]
     written = remember(runtime, namespace, *[NewMemory(content=t) for t in texts])
     ids = dict(zip(texts, written, strict=True))
-    scope = {"project": None, "session_id": None, "as_of": None}
+    scope = {"scopes": ["global"], "as_of": None}
     for question, said in (
         ("What has Nate recommended?", texts[0]),
         ("Which city did Joanna visit?", texts[3]),

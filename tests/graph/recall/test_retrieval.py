@@ -588,8 +588,7 @@ def test_memories_are_looked_up_by_element_id_and_checked_by_id(
         statuses=["active"],
         embedding=as_vector(query),
         k=10,
-        project=None,
-        session_id=None,
+        scopes=["global"],
         as_of=None,
     )
     eids = {r["id"]: r["eid"] for r in rows}
@@ -621,7 +620,7 @@ def test_seeds_and_feedback_without_full_text_hits_answer_the_vector_hits(
     a, b, query = bees(any_runtime, namespace)
     common = {
         "namespace": namespace, "statuses": ["active"], "embedding": as_vector(query),
-        "project": None, "session_id": None, "as_of": None, "alpha": 0.7, "depth": 1, "k": 2,
+        "scopes": ["global"], "as_of": None, "alpha": 0.7, "depth": 1, "k": 2,
         "speaker": None, "speaker_k": 0,
     }  # fmt: skip
     rows = any_runtime.store.read("recall/vector_feedback", candidates=100, fulltext=[], **common)

@@ -15,7 +15,7 @@ from hippograph.graph.recall.candidates import Candidate
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import formation, standing, writepath
-from tests.conftest import wipe
+from tests.conftest import migration_pending, wipe
 
 
 @pytest.mark.parametrize(
@@ -177,11 +177,7 @@ def test_a_store_written_before_gets_its_conditions_once(runtime: Runtime, names
         ns=namespace,
         database_=runtime.store.database,
     )
-    runtime.store.driver.execute_query(
-        "MATCH (g:Migration {name: $name}) DELETE g",
-        name=standing.MIGRATION,
-        database_=runtime.store.database,
-    )
+    migration_pending(runtime.store, standing.MIGRATION)
     question = "Which libraries does this project use?"
     before = _recall(runtime, namespace, question, k=2)
     assert ids[VERSIONS] not in [r.memory.id for r in before.items]

@@ -63,8 +63,7 @@ def test_tokens_are_the_ones_the_index_matches(any_runtime: Runtime, namespace: 
             query=fulltext.query(namespace, [word]),
             statuses=["active"],
             candidates=10,
-            project=None,
-            session_id=None,
+            scopes=["global"],
             as_of=None,
         )
         matched = {h["content"] for h in rows[0]["hits"]}
@@ -90,8 +89,7 @@ def test_the_index_hands_over_only_the_namespace_postings(
         query=fulltext.query(namespace, ["numbat"]),
         statuses=["active"],
         candidates=1,
-        project=None,
-        session_id=None,
+        scopes=["global"],
         as_of=None,
     )
     assert rows[0]["fetched"] == 1
@@ -183,7 +181,7 @@ def test_words_over_the_budget_still_score_what_the_rarer_words_find(
     content = {r.memory.id: r.memory.content for r in written}
     stats = budgeted(monkeypatch, runtime, 2)
     stats.count(namespace, ["kestrel", "heron"])
-    scope = {"project": None, "session_id": None, "as_of": None}
+    scope = {"scopes": ["global"], "as_of": None}
     scores, _, _ = seeds.fulltext_hits(
         runtime.store, namespace, "kestrel heron", ["active"], scope, DEFAULT_CASCADE
     )
@@ -225,7 +223,7 @@ def test_another_namespace_changes_neither_a_score_nor_a_kept_word(
     )
     stats = budgeted(monkeypatch, any_runtime, 100)
     request = retrieval.RecallRequest(context="kestrel heron", explain=True)
-    scope = {"project": None, "session_id": None, "as_of": None}
+    scope = {"scopes": ["global"], "as_of": None}
 
     def observed() -> tuple[dict[str, float], list[tuple[str, float]]]:
         hits, _, _ = seeds.fulltext_hits(
@@ -285,7 +283,7 @@ def test_a_query_finds_the_other_forms_of_its_words(any_runtime: Runtime, namesp
         "The campaign for the library is going well",
         "Bought a new bicycle bell",
     )
-    scope = {"project": None, "session_id": None, "as_of": None}
+    scope = {"scopes": ["global"], "as_of": None}
     hits, _, _ = seeds.fulltext_hits(
         any_runtime.store, namespace, "Where has she camped?", ["active"], scope, DEFAULT_CASCADE
     )
@@ -313,7 +311,7 @@ def test_a_word_frequent_in_the_asked_form_is_not_widened(
     ]
     remember(any_runtime, namespace, *often, "We camped on the ridge", "The kayak flipped")
     stats = budgeted(monkeypatch, any_runtime, None)
-    scope = {"project": None, "session_id": None, "as_of": None}
+    scope = {"scopes": ["global"], "as_of": None}
 
     def found(text: str) -> set[str]:
         hits, _, _ = seeds.fulltext_hits(
@@ -340,7 +338,7 @@ def test_a_query_finds_the_same_on_its_first_ask_as_on_later_ones(
         "Camping gear is in the blue shed",
     )
     stats = budgeted(monkeypatch, any_runtime, 100)
-    scope = {"project": None, "session_id": None, "as_of": None}
+    scope = {"scopes": ["global"], "as_of": None}
 
     def ask() -> dict[str, float]:
         hits, _, _ = seeds.fulltext_hits(
@@ -450,7 +448,7 @@ def test_words_past_the_df_share_weigh_alike(any_runtime: Runtime, namespace: st
         "Pottery hiked at dawn",
         "The kayak flipped over",
     )
-    scope = {"project": None, "session_id": None, "as_of": None}
+    scope = {"scopes": ["global"], "as_of": None}
 
     def scores(config: CascadeConfig) -> dict[str, float]:
         hits, _, _ = seeds.fulltext_hits(

@@ -53,8 +53,7 @@ def test_a_pause_in_writing_does_not_rebuild_the_vector_index_and_new_vectors_ar
             embedding=vector(runtime.embedder.embed([text])[0]),
             k=1,
             candidates=100,
-            project=None,
-            session_id=None,
+            scopes=["global"],
             as_of=None,
         )
         assert [r["id"] for r in rows] == [w.memory.id]

@@ -178,8 +178,7 @@ def test_a_hard_forget_takes_its_words_out_of_the_turn_said_after_it(
         candidates=10,
         namespace=namespace,
         statuses=["active"],
-        project=None,
-        session_id=None,
+        scopes=["global"],
         as_of=None,
     )
     assert found[0]["hits"] == []

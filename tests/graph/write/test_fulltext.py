@@ -7,6 +7,7 @@ from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import fulltext, writepath
+from tests.conftest import migration_pending
 
 
 def _remember(rt: Runtime, ns: str, text: str) -> str:
@@ -58,11 +59,7 @@ def test_a_written_memory_carries_its_keyed_words(runtime: Runtime, namespace: s
 
 def _rekey_pending(rt: Runtime) -> None:
     """Take away the store's marker that its memories are keyed, as a store of another version."""
-    rt.store.driver.execute_query(
-        "MATCH (g:Migration {name: $name}) DELETE g",
-        name=fulltext.MIGRATION,
-        database_=rt.store.database,
-    )
+    migration_pending(rt.store, fulltext.MIGRATION)
 
 
 def test_a_store_written_before_is_keyed_once_at_start(runtime: Runtime, namespace: str) -> None:

@@ -1,5 +1,6 @@
 // ArcadeDB: a procedure CALL after UNWIND yields the rows of the last input row only; inside a
 // subquery it runs once per row, as on Neo4j (see the common statement for the rest).
+// $scopes: the scope keys the recall sees (graph.model.scopes; why a stored key: recall/expand).
 UNWIND $words AS row
 CALL {
   WITH row
@@ -8,8 +9,7 @@ CALL {
 }
 WITH row, m
 WHERE m.namespace = $namespace AND m.status IN $statuses AND NOT m.id IN $exclude
-  AND (m.scope = 'global' OR (m.scope = 'project' AND m.project = $project)
-       OR (m.scope = 'session' AND m.session_id = $session_id))
+  AND m.scope_key IN $scopes
   AND ($as_of IS NULL OR (coalesce(m.recorded_at, m.created_at) <= $as_of
        AND (m.status = 'active'
             OR coalesce(m.superseded_at, m.archived_at, m.updated_at) > $as_of)))
