@@ -16,9 +16,8 @@
 // confidence, initial_confidence, trust_score: as stored. Ranking reads one confidence made of
 // them (graph.model.effective_confidence: the decayed one, never below the stated one x trust),
 // computed in Python where the rows are decoded (candidates.Ranking.confidence): no WHERE or
-// ORDER BY reads
-// it, so no statement need compute it, and a stored copy would need every write of the three
-// (feedback, decay, decisions, import) kept in step with it.
+// ORDER BY reads it, so no statement need compute it, and a stored copy would need every write
+// of the three (feedback, decay, decisions, import) kept in step with it.
 // $scopes: the scope keys the recall sees (graph.model.scopes), tested against the key each
 // memory stores (scope_key, set by the write path and carried by an export; migrate.scope_keys
 // gives it to a memory written without it): one property read and a list test for each memory
