@@ -12,7 +12,7 @@
 // [src, dst, dst's elementId, type, weight, via, degree, status, memory_type, created_at,
 //  last_accessed, confidence, initial_confidence, trust_score, importance, speakers, cosine,
 //  length, asks] (expand.HIT_HEAD fields, then candidates.Ranking);
-// asks: the memory's content ends in a question mark (rank: CascadeConfig.question_discount).
+// asks: the memory's content ends in a question mark (rank: CascadeConfig.score.question_discount).
 // confidence, initial_confidence, trust_score: as stored. Ranking reads one confidence made of
 // them (graph.model.effective_confidence: the decayed one, never below the stated one x trust),
 // computed in Python where the rows are decoded (candidates.Ranking.confidence): no WHERE or

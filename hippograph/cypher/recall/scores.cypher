@@ -3,7 +3,7 @@
 // ~30 us per returned row over Bolt) of [id, status, memory_type, created_at, last_accessed,
 // confidence, initial_confidence, trust_score, importance, speakers, cosine, length, asks], as
 // recall/expand's hits (candidates.Ranking); length in characters (rank.length_factor); asks:
-// the content ends in a question mark (rank: CascadeConfig.question_discount).
+// the content ends in a question mark (rank: CascadeConfig.score.question_discount).
 // Speakers only $with_speakers (null otherwise, so each list holds scalars only).
 // $cosine_scale and $cosine_shift (the dialect's) turn the engine's similarity into the cosine.
 // $ids are [elementId, id] pairs: looked up by element id (direct), checked by id.

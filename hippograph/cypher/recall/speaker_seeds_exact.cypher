@@ -1,5 +1,5 @@
 // The $k nearest memories said by $speaker (a speaker:<name> tag), by an exact scan of that
-// speaker's memories: the speaker seeds (CascadeConfig.speaker_seeds) where the shared vector
+// speaker's memories: the speaker seeds (CascadeConfig.gather.speaker_seeds) where the shared vector
 // index leaves too few of the namespace (recall/vector_seeds_exact runs for the vector seeds);
 // recall/vector_feedback takes them from the index's hits otherwise.
 // $as_of (null: now): only memories the store held as current then (learned by then, not yet

@@ -6,7 +6,7 @@
 // the full-text score over the best one's; looked up by element id and checked by id) and the
 // vector hits not among them (ft 0); embeddings and hits as recall/feedback has them.
 // spoken: the $speaker_k nearest of the index's hits said by $speaker (a speaker:<name> tag;
-// null: none), as near has them (CascadeConfig.speaker_seeds).
+// null: none), as near has them (CascadeConfig.gather.speaker_seeds).
 // The full-text hits are looked up in a subquery, one row even when $fulltext is empty: a
 // lookup by a null element id (the former UNWIND [null] + OPTIONAL MATCH) made the embedded
 // engine scan every node, 0.5-0.8 s a recall at 100,000 memories.

@@ -58,14 +58,14 @@ class Explanation:
     importance: float
     score: float
     # The length factor (recall.seeds.length_factor) on the activation; the full-text part has
-    # its own (CascadeConfig.fulltext_length_weight), within relevance.
+    # its own (CascadeConfig.relevance.fulltext_length_weight), within relevance.
     length: float = 1.0
     # The factor on the activation of a memory said by a restating speaker (rank.restating).
     restated: float = 1.0
-    # What the score lost for a memory that asks a question (CascadeConfig.question_discount).
+    # What the score lost for a memory that asks a question (CascadeConfig.score.question_discount).
     asks: float = 0.0
     # What the score gained as said by the one the context asks about as "you"
-    # (CascadeConfig.addressee_weight).
+    # (CascadeConfig.score.addressee_weight).
     addressee: float = 0.0
 
 

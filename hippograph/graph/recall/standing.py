@@ -6,7 +6,7 @@ is returned when the context asks that kind of thing, although the two rarely sh
 The namespace's standing instructions are read through their index beside the query embedding
 (``rules``); the context is matched against each one's condition ("software dependencies"), not
 against its whole text, whose directive ("include version numbers") is what the context does
-not say. The ``CascadeConfig.standing_rules`` best whose condition's cosine to the context
+not say. The ``CascadeConfig.gather.standing_rules`` best whose condition's cosine to the context
 reaches ``standing_floor`` seed the cascade and are kept inside the top k (``rank.kept``), as a
 negative rule whose trigger matches is always surfaced.
 

@@ -6,7 +6,7 @@ frequency in the namespace. The index's own scores still use the whole index's N
 length, so it only finds candidates, and `TermFrequencies.score` scores its hits again with
 BM25 (k1 = 1.2, b = 0.75) over the namespace's own statistics: N its active memories, avgdl
 their average length, df per word the active memories of the namespace holding it (at most
-`CascadeConfig.df_share` of N, so that a word running through the namespace keeps a weight). One
+`CascadeConfig.gather.df_share` of N, so that a word running through the namespace keeps a weight). One
 tenant's data never changes another's candidates, scores or cost (another tenant writing 200
 memories with a word once moved one memory's score from 5.13 to 1.24, and 10,200 of them made
 a fresh namespace drop the word).
@@ -35,7 +35,7 @@ recounted off the query's path on a thread of its own (COUNTER) while the old on
 at most MAX_TERMS are kept, the oldest dropped first. A word not counted yet is kept, and
 scored by the active hits that contain it (exact when the index handed over every hit of the
 namespace, as it does unless the words match more of its memories than
-`CascadeConfig.fulltext_max_candidates`).
+`CascadeConfig.gather.fulltext_max_candidates`).
 
 Until its count arrives, a big namespace's new word is estimated from a sample: about
 SAMPLE_SIZE of its active memories drawn at random (`Sample`, taken off the query's path the

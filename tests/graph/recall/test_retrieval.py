@@ -934,7 +934,7 @@ def test_a_memory_that_asks_a_question_ranks_a_little_lower(
     runtime: Runtime, namespace: str
 ) -> None:
     """A memory whose content ends in a question mark (the engine reads it with the ranking
-    fields, expanded memories and seeds alike) has CascadeConfig.question_discount taken off
+    fields, expanded memories and seeds alike) has CascadeConfig.score.question_discount taken off
     its score; a memory that states something keeps its score."""
     ids = converse(runtime, namespace)
     context = "Where is Jon going on his trip?"
@@ -985,7 +985,7 @@ TUTORING_CHAT = [
 def test_the_frame_that_reports_a_turn_is_not_searched(runtime: Runtime, namespace: str) -> None:
     """Asked "What profession did I mention I work in?", "did I mention" says how the fact came up.
     Searched, it matches every turn that reports something ("As you mentioned, ..."), which
-    then crowd the answer; taken out (CascadeConfig.unframe), the answer leads clearly."""
+    then crowd the answer; taken out (CascadeConfig.cues.unframe), the answer leads clearly."""
     ids = converse(runtime, namespace, TUTORING_CHAT)
     asked = "What profession did I mention I work in?"
     assert DEFAULT_CASCADE.cues.unframe

@@ -435,7 +435,7 @@ def test_a_big_namespace_estimates_new_words_from_a_sample(
 
 
 def test_words_past_the_df_share_weigh_alike(any_runtime: Runtime, namespace: str) -> None:
-    """Past CascadeConfig.df_share of the namespace a word's frequency no longer lowers its
+    """Past CascadeConfig.gather.df_share of the namespace a word's frequency no longer lowers its
     weight: a name in 8 of 10 memories and a topic in 6 count the same there, and more than
     plain BM25 gives them (where the more frequent name counts less)."""
     remember(
