@@ -6,10 +6,10 @@ frequency in the namespace. The index's own scores still use the whole index's N
 length, so it only finds candidates, and `TermFrequencies.score` scores its hits again with
 BM25 (k1 = 1.2, b = 0.75) over the namespace's own statistics: N its active memories, avgdl
 their average length, df per word the active memories of the namespace holding it (at most
-`CascadeConfig.gather.df_share` of N, so that a word running through the namespace keeps a weight). One
-tenant's data never changes another's candidates, scores or cost (another tenant writing 200
-memories with a word once moved one memory's score from 5.13 to 1.24, and 10,200 of them made
-a fresh namespace drop the word).
+`CascadeConfig.gather.df_share` of N, so that a word running through the namespace keeps a
+weight). One tenant's data never changes another's candidates, scores or cost (another tenant
+writing 200 memories with a word once moved one memory's score from 5.13 to 1.24, and 10,200
+of them made a fresh namespace drop the word).
 
 Posting budget: ArcadeDB's index scores every posting of every word it is asked for (about
 1 us a posting), however few hits are wanted, so its dialect sets a budget
