@@ -87,7 +87,9 @@ def importance_rows(nodes: list[dict[str, Any]], scores: dict[str, float]) -> li
 
 def in_process_scores(ctx: JobContext, node_ids: list[str]) -> dict[str, float]:
     rows = ctx.store.read(
-        "job/pagerank_edges", namespace=ctx.namespace, floor=ctx.config.recall_edge_floor
+        "job/pagerank_edges",
+        namespace=ctx.namespace,
+        floor=ctx.config.settings.recall.min_edge_confidence,
     )
     known = set(node_ids)
     edges: list[tuple[str, str, float]] = []
@@ -115,7 +117,7 @@ def gds_scores(ctx: JobContext) -> dict[str, float] | None:
             project,
             graph_name=graph_name,
             namespace=ctx.namespace,
-            floor=ctx.config.recall_edge_floor,
+            floor=ctx.config.settings.recall.min_edge_confidence,
         )
         ctx.counts["edges"] = int(result.get("relationshipCount", 0)) // 2
         cfg = ctx.config.pagerank
