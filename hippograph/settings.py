@@ -499,6 +499,7 @@ class Settings:
         for name, value in overrides.items():
             if value is not None:
                 values[_variable(name)] = value
+                aliases.pop(_variable(name), None)
         try:
             return cls(**_built(_grouped(values)), aliases_read=aliases)
         except ConfigError as exc:  # name the variable as the operator spelled it
@@ -509,29 +510,24 @@ class Settings:
 
     def with_(self, **changes: object) -> Settings:
         """A copy with ``changes``, named as ``from_env``'s overrides (``privacy_mode=...``)."""
-        grouped = _grouped({_variable(name): value for name, value in changes.items()})
-        groups = {g: replace(getattr(self, g), **values) for g, values in grouped.items()}
-        return replace(self, **groups)
+        values = {_variable(name): value for name, value in changes.items()}
+        groups = {g: replace(getattr(self, g), **kw) for g, kw in _grouped(values).items()}
+        aliases = {v: alias for v, alias in self.aliases_read.items() if v not in values}
+        return replace(self, **groups, aliases_read=aliases)
 
     def variable(self, variable: str) -> str:
         """``variable`` as the operator set it: its alias when the value came from that."""
         return self.aliases_read.get(variable, variable)
 
 
-def _settings_fields() -> dict[str, tuple[str, Field[Any]]]:
-    found: dict[str, tuple[str, Field[Any]]] = {}
-    for group, kind in GROUPS.items():
-        for f in fields(kind):
-            found[f.metadata["variable"]] = (group, f)
-            if f.metadata["alias"]:
-                ALIASES[f.metadata["alias"]] = f.metadata["variable"]
-    return found
-
-
-ALIASES: dict[str, str] = {}
-"""Older variable names -> the variable each now spells."""
-VARIABLES = _settings_fields()
+VARIABLES: dict[str, tuple[str, Field[Any]]] = {
+    f.metadata["variable"]: (group, f) for group, kind in GROUPS.items() for f in fields(kind)
+}
 """Every variable -> its group and field."""
+ALIASES: dict[str, str] = {
+    f.metadata["alias"]: variable for variable, (_, f) in VARIABLES.items() if f.metadata["alias"]
+}
+"""Older variable names -> the variable each now spells."""
 
 
 def _variable(name: str) -> str:

@@ -1,8 +1,9 @@
 """Job ``pagerank``: memory ``importance`` from weighted PageRank over RELATES_TO.
 
-The graph: active memories; RELATES_TO edges between them whose confidence reaches the recall
-floor (edges recall ignores confer no importance), weighted ``weight x confidence`` and taken as
-undirected (relatedness is symmetric, and the direction of a co-use link is arbitrary).
+The graph: active memories; RELATES_TO edges between them whose confidence reaches
+``settings.recall.min_edge_confidence`` (edges recall ignores confer no importance), weighted
+``weight x confidence`` and taken as undirected (relatedness is symmetric, and the direction of a
+co-use link is arbitrary).
 
 Two paths, one definition (damping 0.85, 20 iterations, tolerance 1e-7, dangling nodes send
 nothing; see ``graph.upkeep.pagerank``):
