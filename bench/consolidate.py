@@ -39,7 +39,7 @@ from hippograph.graph.model import NewMemory, content_hash, now_iso  # noqa: E40
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.upkeep import close_pairs, consolidation, consolidation_plan  # noqa: E402
 from hippograph.graph.write import decide  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
+from hippograph.settings import GraphSettings, Settings  # noqa: E402
 
 NS = "bench"
 THINGS = ["tea", "jazz", "chess", "sailing", "pottery", "sushi", "hiking", "opera", "rugby",
@@ -111,7 +111,7 @@ def main() -> None:
         "--profile", action="store_true", help="print the time of every statement and transaction"
     )
     parser.add_argument(
-        "--heap", default=Settings.engine_heap, help="the embedded engine's JVM heap"
+        "--heap", default=GraphSettings.engine_heap, help="the embedded engine's JVM heap"
     )
     parser.add_argument(
         "--check-pairs",

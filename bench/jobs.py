@@ -35,7 +35,7 @@ from hippograph.graph.write import fulltext  # noqa: E402
 from hippograph.jobs import registry  # noqa: E402
 from hippograph.jobs.config import JOB_NAMES, JobsConfig  # noqa: E402
 from hippograph.jobs.runner import RunOptions  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
+from hippograph.settings import JobSettings, Settings  # noqa: E402
 
 NAMESPACE = "bench"
 DIM = 384
@@ -122,7 +122,7 @@ def main() -> int:
     parser.add_argument(
         "--job-batch",
         type=int,
-        default=JobsConfig().job_batch_size,
+        default=JobSettings.batch_size,
         help="rows per job write transaction (default: the service's HIPPOGRAPH_JOB_BATCH_SIZE)",
     )
     parser.add_argument("--jobs", nargs="*", default=list(JOB_NAMES), choices=JOB_NAMES)
@@ -161,7 +161,7 @@ def main() -> int:
                     f"{time.perf_counter() - started:.1f}s",
                     flush=True,
                 )
-            config = JobsConfig(job_batch_size=args.job_batch)
+            config = JobsConfig(settings=Settings().with_(job_batch_size=args.job_batch))
             timings = statement_timings() if args.profile else None
             rows = []
             for name in args.jobs:

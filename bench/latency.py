@@ -66,7 +66,7 @@ from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.upkeep import vocabulary  # noqa: E402
 from hippograph.graph.write import fulltext  # noqa: E402
 from hippograph.graph.write.tagging import FUNCTION_WORDS  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
+from hippograph.settings import GraphSettings, Settings  # noqa: E402
 
 NAMESPACE = "bench"
 # fmt: off
@@ -398,7 +398,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--data-dir", type=Path, help="keep (or reuse) the built store here")
     parser.add_argument(
-        "--heap", default=Settings.engine_heap, help="the embedded engine's JVM heap"
+        "--heap", default=GraphSettings.engine_heap, help="the embedded engine's JVM heap"
     )
     parser.add_argument(
         "--server", choices=["process", "thread"], default="process",
@@ -461,7 +461,7 @@ def main() -> int:
         else:
             rt.close()  # the server process owns the engine; this one attaches to it
             rt = None
-            served = serve_process(data_dir, engine_heap=settings.engine_heap)
+            served = serve_process(data_dir, engine_heap=settings.graph.engine_heap)
             rt = Runtime.open(settings, attach=True)
             totals, embeds, jit_ms, apart = time_recalls(
                 served.url, queries, args.warmup, served.proc.pid, args.rounds, extra

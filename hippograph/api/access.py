@@ -98,10 +98,10 @@ class Access:
     @classmethod
     def of(cls, settings: Settings) -> Access:
         return cls(
-            KeyStore(settings.data_dir, admin_token=settings.admin_key),
-            AuditLog(settings.data_dir, max_bytes=settings.audit_max_bytes),
-            is_loopback(settings.host) or settings.insecure,
-            RateLimiter(settings.rate_limit_per_minute),
+            KeyStore(settings.graph.data_dir, admin_token=settings.security.admin_key),
+            AuditLog(settings.graph.data_dir, max_bytes=settings.security.audit_max_bytes),
+            is_loopback(settings.server.host) or settings.security.insecure,
+            RateLimiter(settings.security.rate_limit_per_minute),
         )
 
 
@@ -187,7 +187,7 @@ class AccessControl(SchemaExtension):
     def on_operation(self) -> Iterator[None]:
         context = self.execution_context.context
         settings = context.get("settings") if isinstance(context, dict) else None
-        if isinstance(settings, Settings) and not settings.introspection:
+        if isinstance(settings, Settings) and not settings.security.introspection:
             self.execution_context.validation_rules = (
                 *self.execution_context.validation_rules,
                 NoSchemaIntrospectionCustomRule,

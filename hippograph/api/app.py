@@ -41,8 +41,8 @@ class HippographGraphQL(GraphQL[dict[str, Any], None]):
     def __init__(self, settings: Settings) -> None:
         # GraphiQL is our page on our own files (api/web.py), not Strawberry's CDN-loaded one;
         # with HIPPOGRAPH_GRAPHIQL=0 a browser's GET /graphql answers 404.
-        super().__init__(schema, graphql_ide="graphiql" if settings.graphiql else None)
-        self.web_dir = settings.web_dir
+        super().__init__(schema, graphql_ide="graphiql" if settings.server.graphiql else None)
+        self.web_dir = settings.server.web_dir
 
     async def render_graphql_ide(self, request: Request) -> Response:
         return web.graphiql_page(self.web_dir)
@@ -111,7 +111,7 @@ def create_app(
     lifespan opens one from ``settings`` (or the environment) and closes it on shutdown."""
     if settings is None:
         settings = runtime.settings if runtime is not None else Settings.from_env()
-    mcp = http_mount(settings.host)
+    mcp = http_mount(settings.server.host)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -160,13 +160,15 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings  # the request limits (``api/limits.py``) read it
     app.state.access = Access.of(settings)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    if settings.cors_origin_list:  # CORS is off unless origins are named
+    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    if settings.security.cors_origin_list:  # CORS is off unless origins are named
         app.add_middleware(
             CORSMiddleware,
-            allow_origins=list(settings.cors_origin_list),
+            allow_origins=list(settings.security.cors_origin_list),
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "Content-Type", "X-Hippograph-Namespace"],
         )
-    app.add_middleware(HostCheck, allowed=settings.allowed_host_names)  # outermost: runs first
+    app.add_middleware(
+        HostCheck, allowed=settings.security.allowed_host_names
+    )  # outermost: runs first
     return app

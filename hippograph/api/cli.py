@@ -165,14 +165,18 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     logging.getLogger("hippograph").setLevel(logging.INFO)
     refuse_open_exposure(settings)
-    if settings.embedded:
-        ensure_free(settings.data_dir)  # fail fast, before the web server starts
-    sock = serve.listen_socket(settings.host, settings.port)  # and before the engine starts
-    url = f"http://{settings.host}:{settings.port}/graphql"
-    page = "GraphiQL" if settings.graphiql else "GraphQL"  # HIPPOGRAPH_GRAPHIQL=0: no page
-    where = settings.graph_uri or f"embedded ArcadeDB in {settings.data_dir.resolve()}"
+    if settings.graph.embedded:
+        ensure_free(settings.graph.data_dir)  # fail fast, before the web server starts
+    sock = serve.listen_socket(
+        settings.server.host, settings.server.port
+    )  # and before the engine starts
+    url = f"http://{settings.server.host}:{settings.server.port}/graphql"
+    page = "GraphiQL" if settings.server.graphiql else "GraphQL"  # HIPPOGRAPH_GRAPHIQL=0: no page
+    where = settings.graph.uri or f"embedded ArcadeDB in {settings.graph.data_dir.resolve()}"
     print(f"hippograph: starting ({where}); {page} will be at {url}", flush=True)
-    explorer = f"; explorer: {url.removesuffix('/graphql')}/explore" if settings.explorer else ""
+    explorer = (
+        f"; explorer: {url.removesuffix('/graphql')}/explore" if settings.server.explorer else ""
+    )
     return serve.run(
         settings,
         sock,
@@ -188,11 +192,15 @@ class OpenExposure(HippographError):
 
 def refuse_open_exposure(settings: Settings) -> None:
     """Refuse to serve every namespace to whoever reaches a non-loopback address."""
-    if is_loopback(settings.host) or settings.insecure or Access.of(settings).keys.configured():
+    if (
+        is_loopback(settings.server.host)
+        or settings.security.insecure
+        or Access.of(settings).keys.configured()
+    ):
         return
     raise OpenExposure(
-        f"refusing to listen on {settings.host} with no API key: anyone reaching it could use "
-        "every namespace. Create a key (`hippograph keys create --role admin -n '*'`) or set "
+        f"refusing to listen on {settings.server.host} with no API key: anyone reaching it could "
+        "use every namespace. Create a key (`hippograph keys create --role admin -n '*'`) or set "
         "HIPPOGRAPH_ADMIN_KEY; or listen on 127.0.0.1 (--host / HIPPOGRAPH_HOST); or accept "
         "the exposure with --insecure (HIPPOGRAPH_INSECURE=1)"
     )
@@ -203,7 +211,9 @@ def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
 
     from hippograph.api.mcp import serve_stdio
 
-    anyio.run(serve_stdio, settings, args.namespace or settings.mcp_namespace, args.principal)
+    anyio.run(
+        serve_stdio, settings, args.namespace or settings.server.mcp_namespace, args.principal
+    )
     return 0
 
 

@@ -87,7 +87,7 @@ def required(args: argparse.Namespace, settings: Settings) -> tuple[Role, str | 
     name = getattr(args.command, "__name__", "")
     namespace = getattr(args, "namespace", None)
     if name == "cmd_mcp":
-        return "write", namespace or settings.mcp_namespace
+        return "write", namespace or settings.server.mcp_namespace
     if name in ("cmd_search", "cmd_recall", "cmd_context"):
         return "read", namespace
     if name in ("cmd_core", "cmd_profile"):
@@ -109,12 +109,12 @@ def check(args: argparse.Namespace, settings: Settings) -> Principal:
     access = Access.of(settings)
     if not access.keys.configured():
         return LOCAL
-    if not settings.api_key:
+    if not settings.security.api_key:
         raise Unauthenticated(
             f"keys are configured in {access.keys.path}: set HIPPOGRAPH_API_KEY to a key "
             "allowed to do this"
         )
-    principal = authenticate(access, settings.api_key)
+    principal = authenticate(access, settings.security.api_key)
     role, namespace = required(args, settings)
     authorize(principal, namespace, role, name.removeprefix("cmd_"))
     return principal

@@ -54,8 +54,8 @@ def _open(settings: Settings) -> Store:
     store = Store.open(settings, attach=True)
     if store.engine is not None:
         print(
-            f"hippograph: no server holds {settings.data_dir.resolve()}, so this process started "
-            "the embedded engine; `serve` cannot use that directory until it exits",
+            f"hippograph: no server holds {settings.graph.data_dir.resolve()}, so this process "
+            "started the embedded engine; `serve` cannot use that directory until it exits",
             file=sys.stderr,
         )
     return store
@@ -103,7 +103,7 @@ def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     )
     _stop_on_signals(worker.stop)
     enabled = [n for n in JOB_NAMES if config.interval(n) > 0]
-    where = settings.graph_uri or f"embedded engine of {settings.data_dir.resolve()}"
+    where = settings.graph.uri or f"embedded engine of {settings.graph.data_dir.resolve()}"
     print(f"hippograph worker: {', '.join(enabled)} on {where}; Ctrl-C stops", flush=True)
     if args.once:
         try:

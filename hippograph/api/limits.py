@@ -99,11 +99,11 @@ class RequestLimits(SchemaExtension):
     def on_operation(self) -> Iterator[None]:
         settings = _settings(self.execution_context.context)
         if settings is not None:
-            _check_size(self.execution_context.query, settings.max_query_bytes)
-            self.execution_context.parse_options["max_tokens"] = settings.max_query_tokens
+            _check_size(self.execution_context.query, settings.limits.max_query_bytes)
+            self.execution_context.parse_options["max_tokens"] = settings.limits.max_query_tokens
             self.execution_context.validation_rules = (
                 *self.execution_context.validation_rules,
-                *_limit_rules(settings.max_query_depth, settings.max_aliases),
+                *_limit_rules(settings.limits.max_query_depth, settings.limits.max_aliases),
             )
         yield
 
@@ -140,15 +140,15 @@ def charge_k(info: Info, k: int, field: str = "k") -> None:
     settings = _settings(info.context)
     if settings is None or isinstance(k, bool) or not isinstance(k, int):
         return
-    if not 1 <= k <= settings.max_k:
+    if not 1 <= k <= settings.limits.max_k:
         return  # out of range for one field: the resolver's own check names that limit
     charged = info.context.get(_K_CHARGED, 0) + k
-    if charged > settings.max_k_per_request:
+    if charged > settings.limits.max_k_per_request:
         raise InvalidInput(
             field,
-            f"summed over this request is {charged}; the limit is {settings.max_k_per_request} "
-            "(HIPPOGRAPH_MAX_K_PER_REQUEST)",
-            limit=settings.max_k_per_request,
+            f"summed over this request is {charged}; the limit is "
+            f"{settings.limits.max_k_per_request} (HIPPOGRAPH_MAX_K_PER_REQUEST)",
+            limit=settings.limits.max_k_per_request,
         )
     info.context[_K_CHARGED] = charged
 

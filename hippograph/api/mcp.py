@@ -160,7 +160,7 @@ async def http_caller(request: Request | None) -> Caller:
     elif len(principal.namespaces) == 1 and not principal.namespaces[0].endswith("*"):
         namespace = principal.namespaces[0]
     else:
-        namespace = rt.settings.mcp_namespace
+        namespace = rt.settings.server.mcp_namespace
     authorize(principal, namespace, "read", "mcp")
     return Caller(
         runtime=rt, namespace=namespace, request=request, principal=principal, access=access

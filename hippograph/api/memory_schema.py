@@ -262,4 +262,4 @@ async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> lis
 def _reason(rt: Runtime, reason: str) -> str:
     """A forget or supersede reason as stored: bounded, and through the privacy filter."""
     bounded = validate.optional_text(reason, "reason", validate.MAX_ITEM_CHARS) or ""
-    return privacy.apply(bounded, field="reason", mode=rt.settings.privacy_mode)
+    return privacy.apply(bounded, field="reason", mode=rt.settings.write.privacy_mode)

@@ -76,7 +76,7 @@ def _page(web_dir: Path, name: str, files: tuple[str, ...], title: str) -> Respo
 def routes(settings: Settings) -> list[BaseRoute]:
     """/explore (unless ``HIPPOGRAPH_EXPLORER=0``), /static/vendor/... (the listed npm files)
     and /static/pages/... (our page code)."""
-    web_dir = settings.web_dir
+    web_dir = settings.server.web_dir
 
     async def explorer(request: Request) -> Response:
         return explorer_page(web_dir)
@@ -91,7 +91,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
             return PlainTextResponse(f"{name} is not installed. {hint}", status_code=404)
         return FileResponse(path)
 
-    pages: list[BaseRoute] = [Route("/explore", explorer)] if settings.explorer else []
+    pages: list[BaseRoute] = [Route("/explore", explorer)] if settings.server.explorer else []
     return [
         *pages,
         Route("/static/vendor/{path:path}", vendor),

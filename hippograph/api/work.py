@@ -73,7 +73,7 @@ def gate_of(rt: Runtime) -> WorkGate:
     with _lock:
         gate = _gates.get(id(rt))
         if gate is None:
-            gate = WorkGate(rt.settings.max_concurrent_work, rt.settings.work_queue_s)
+            gate = WorkGate(rt.settings.limits.max_concurrent_work, rt.settings.limits.work_queue_s)
             _gates[id(rt)] = gate
             weakref.finalize(rt, _gates.pop, id(rt), None)
         return gate

@@ -94,13 +94,13 @@ class Runtime:
         tools = write_tools(settings)
         rt = cls(settings, store, embedder, write_policy(settings, decider=tools.decider))
         rt.closers.append(tools.close)
-        rt.upkeep = RecallUpkeep(store, rt.background, interval_s=settings.recall_upkeep_interval_s)
+        rt.upkeep = RecallUpkeep(store, rt.background, interval_s=settings.recall.upkeep_interval_s)
         rt.next_turn = NextTurn(rt.context_bundle)
         # A client of its own: a recall waits on it, so its timeout is the recall's bound.
-        client = chat_client(settings, timeout_s=settings.verify_timeout_s)
+        client = chat_client(settings, timeout_s=settings.recall.verify_timeout_s)
         if client is not None:
             rt.closers.append(client.close)
-            rt.verifier = Verifier(client, top_m=settings.verify_top_m)
+            rt.verifier = Verifier(client, top_m=settings.recall.verify_top_m)
         return rt
 
     @classmethod
@@ -121,7 +121,7 @@ class Runtime:
             raise
         log.info("runtime ready in %.1fs (%s)", time.perf_counter() - started, store.location)
         rt = cls.assemble(settings, store, embedder)
-        settle_heap(settings.gc_young_threshold)
+        settle_heap(settings.graph.gc_young_threshold)
         return rt
 
     @property
@@ -133,8 +133,8 @@ class Runtime:
         """The retrieval cascade, with the configured edge-confidence floor and vocabulary
         seeds."""
         return DEFAULT_CASCADE.changed(
-            edge_floor=self.settings.recall_edge_floor,
-            vocabulary_seeds=self.settings.recall_vocabulary_seeds,
+            edge_floor=self.settings.recall.min_edge_confidence,
+            vocabulary_seeds=self.settings.recall.vocabulary_seeds,
         )
 
     def context_bundle(self, namespace: str, request: ContextRequest) -> ContextBundle:
@@ -177,7 +177,7 @@ def settle_heap(young_threshold: int) -> None:
     Then collect the young generation once per ``young_threshold`` allocations (the older
     generations keep their thresholds): at Python's default of 700 a recall ran several young
     collections, a few milliseconds of its time, and a batch of 1,000 memories a sixth of
-    what it spends outside the embedding (``Settings.gc_young_threshold``)."""
+    what it spends outside the embedding (``settings.graph.gc_young_threshold``)."""
     gc.collect()
     gc.freeze()
     _, middle, old = gc.get_threshold()
@@ -298,7 +298,7 @@ class RecallUpkeep:
 def write_policy(settings: Settings, *, decider: Decider | None = None) -> WritePolicy:
     """The write path's content filter, tag inference and limits, as configured; ``decider``
     None means the offline decision rules."""
-    mode = settings.privacy_mode
+    mode = settings.write.privacy_mode
 
     def content_filter(text: str, field: str) -> str:
         return privacy.apply(text, field=field, mode=mode)
@@ -306,10 +306,10 @@ def write_policy(settings: Settings, *, decider: Decider | None = None) -> Write
     return WritePolicy(
         infer_tags=formation.infer_tags,
         limits=Limits(
-            max_content_bytes=settings.max_content_bytes,
-            max_turn_bytes=settings.max_turn_bytes,
-            max_batch=settings.max_batch,
-            max_k=settings.max_k,
+            max_content_bytes=settings.limits.max_content_bytes,
+            max_turn_bytes=settings.limits.max_turn_bytes,
+            max_batch=settings.limits.max_batch,
+            max_k=settings.limits.max_k,
         ),
         content_filter=content_filter,
         decider=decider,

@@ -1,21 +1,22 @@
-"""The jobs' tunables, one frozen object built from ``Settings``.
+"""What a job run reads: the settings, and the upkeep algorithms' configs built from them.
 
-Each field maps to a ``Settings`` field of the same name (``HIPPOGRAPH_`` + upper-cased name).
-Until Settings declares one, the default here applies.
+Schedules, batching and locking are ``settings.jobs`` itself; the algorithms' parameters come
+from ``settings.upkeep`` and are checked here, where their configs are built.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TypeVar
 
 from hippograph.graph.errors import ConfigError, InvalidInput
 from hippograph.graph.upkeep.clustering import ClusterConfig
 from hippograph.graph.upkeep.core import CoreConfig
 from hippograph.graph.upkeep.decay import DecayConfig, EdgeLifecycleConfig
 from hippograph.graph.upkeep.pagerank import PageRankConfig
-from hippograph.settings import Settings
+from hippograph.settings import ALIASES, JobSettings, Settings
 
 JOB_NAMES = (
     "pagerank",
@@ -31,93 +32,102 @@ JOB_NAMES = (
 
 @dataclass(frozen=True, kw_only=True)
 class JobsConfig:
-    """Schedules, batching, locking and the algorithms' parameters.
+    """The settings and the upkeep algorithms' configs (their defaults equal the settings', a
+    test checks).
 
-    job_*_interval_s: seconds between scheduled runs of each job; 0 disables it in the worker.
-    job_batch_size: rows written per transaction (each batch commits on its own).
-    job_lock_lease_s: a holder that stops renewing for this long is presumed dead.
-    job_retry_after_s: how soon the worker retries a job whose last run did not finish.
-    job_run_retention_days: finished JobRun records older than this are deleted.
-    recall_edge_floor: edges under this confidence count for neither recall nor PageRank.
+    settings: the whole configuration; jobs that need more than their own tunables read it
+        (consolidation: the LLM endpoint, its gate and the extraction buffer's limits).
+    pagerank, decay, edges, cluster, core: the algorithms' configs.
     """
 
-    job_pagerank_interval_s: float = 3600.0
-    job_edges_interval_s: float = 6 * 3600.0
-    job_decay_interval_s: float = 6 * 3600.0
-    job_cluster_interval_s: float = 6 * 3600.0
-    job_consolidate_interval_s: float = 600.0
-    job_core_interval_s: float = 3600.0
-    job_profile_interval_s: float = 3600.0
-    # Recall's vocabulary seeds (CascadeConfig.vocabulary_seeds) search what this job builds.
-    job_vocabulary_interval_s: float = 300.0
-    job_batch_size: int = 5000
-    job_lock_lease_s: float = 45.0
-    job_retry_after_s: float = 300.0
-    job_run_retention_days: float = 30.0
-    recall_edge_floor: float = 0.2
+    settings: Settings = field(default_factory=Settings)
     pagerank: PageRankConfig = field(default_factory=PageRankConfig)
     decay: DecayConfig = field(default_factory=DecayConfig)
     edges: EdgeLifecycleConfig = field(default_factory=EdgeLifecycleConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
     core: CoreConfig = field(default_factory=CoreConfig)
-    # The whole configuration, for jobs that need more than their own tunables (consolidation
-    # reads the LLM endpoint, its gate and the extraction buffer's limits).
-    settings: Settings = field(default_factory=Settings, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        for name in JOB_NAMES:
-            if self.interval(name) < 0:
-                raise ConfigError(f"HIPPOGRAPH_JOB_{name.upper()}_INTERVAL_S", "must be >= 0")
-        if not 1 <= self.job_batch_size <= 100_000:
-            raise ConfigError("HIPPOGRAPH_JOB_BATCH_SIZE", "must be in 1..100000")
-        if not 5.0 <= self.job_lock_lease_s <= 86400.0:
-            raise ConfigError("HIPPOGRAPH_JOB_LOCK_LEASE_S", "must be in 5..86400 seconds")
-        if not 0.0 <= self.recall_edge_floor <= 1.0:
-            raise ConfigError("HIPPOGRAPH_RECALL_EDGE_FLOOR", "must be in 0..1")
+    @property
+    def jobs(self) -> JobSettings:
+        """Schedules, batching and locking."""
+        return self.settings.jobs
 
     def interval(self, name: str) -> float:
-        value: float = getattr(self, f"job_{name}_interval_s")
-        return value
+        """Seconds between scheduled runs of job ``name``; 0: the worker does not run it."""
+        jobs = self.settings.jobs
+        intervals = {
+            "pagerank": jobs.pagerank_interval_s,
+            "edges": jobs.edges_interval_s,
+            "decay": jobs.decay_interval_s,
+            "cluster": jobs.cluster_interval_s,
+            "consolidate": jobs.consolidate_interval_s,
+            "core": jobs.core_interval_s,
+            "profile": jobs.profile_interval_s,
+            "vocabulary": jobs.vocabulary_interval_s,
+        }
+        return intervals[name]
 
     @property
     def lease(self) -> timedelta:
-        return timedelta(seconds=self.job_lock_lease_s)
+        return timedelta(seconds=self.settings.jobs.lock_lease_s)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> JobsConfig:
-        """Read every field Settings declares. Nested configs take prefixed fields:
-        ``pagerank_damping``, ``decay_fact_days``, ``edge_floor``, ``cluster_min_cluster_size``."""
-        top = {
-            f.name: getattr(settings, f.name)
-            for f in fields(cls)
-            if f.name not in _NESTED and hasattr(settings, f.name)
-        }
+        """Build the algorithms' configs from ``settings.upkeep``; a bad value raises
+        ConfigError naming its variable."""
+        upkeep = settings.upkeep
+        with _named(settings, "pagerank_"):
+            pagerank = PageRankConfig(
+                damping=upkeep.pagerank_damping,
+                max_iterations=upkeep.pagerank_max_iterations,
+                tolerance=upkeep.pagerank_tolerance,
+            )
+        with _named(settings, "decay_"):
+            decay = DecayConfig(
+                correction_days=upkeep.decay_correction_days,
+                preference_days=upkeep.decay_preference_days,
+                procedure_days=upkeep.decay_procedure_days,
+                fact_days=upkeep.decay_fact_days,
+                negative_days=upkeep.decay_negative_days,
+                inferred_days=upkeep.decay_inferred_days,
+                access_boost=upkeep.decay_access_boost,
+                speculative_below=upkeep.decay_speculative_below,
+                confirm_within_days=upkeep.decay_confirm_within_days,
+            )
+        with _named(settings, "edge_"):
+            edges = EdgeLifecycleConfig(
+                reinforce_delta=upkeep.edge_reinforce_delta,
+                cap=upkeep.edge_cap,
+                grace_days=upkeep.edge_grace_days,
+                per_window=upkeep.edge_per_window,
+                window_days=upkeep.edge_window_days,
+                floor=upkeep.edge_decay_floor,
+            )
+        with _named(settings, "cluster_"):
+            cluster = ClusterConfig(
+                min_cluster_size=upkeep.cluster_min_cluster_size,
+                reduce_to=upkeep.cluster_reduce_to,
+                reduce_above=upkeep.cluster_reduce_above,
+                sample_above=upkeep.cluster_sample_above,
+                stable_overlap=upkeep.cluster_stable_overlap,
+            )
+        with _named(settings, "core_"):
+            core = CoreConfig(size=upkeep.core_size, min_uses=upkeep.core_min_uses)
         return cls(
-            **top,
-            pagerank=_nested(settings, PageRankConfig, "pagerank_"),
-            decay=_nested(settings, DecayConfig, "decay_"),
-            edges=_nested(settings, EdgeLifecycleConfig, "edge_"),
-            cluster=_nested(settings, ClusterConfig, "cluster_"),
-            core=_nested(settings, CoreConfig, "core_"),
-            settings=settings,
-        )
+            settings=settings, pagerank=pagerank, decay=decay, edges=edges, cluster=cluster,
+            core=core,
+        )  # fmt: skip
 
 
-_NESTED = ("pagerank", "decay", "edges", "cluster", "core", "settings")
-T = TypeVar("T")
-
-
-def _nested(settings: Settings, kind: type[T], prefix: str) -> T:
-    values = {
-        f.name: getattr(settings, prefix + f.name)
-        for f in fields(kind)  # type: ignore[arg-type]
-        if hasattr(settings, prefix + f.name)
-    }
+@contextmanager
+def _named(settings: Settings, prefix: str) -> Iterator[None]:
+    """Re-raise a config's InvalidInput as ConfigError naming the environment variable."""
     try:
-        return kind(**values)
-    except InvalidInput as exc:  # name the environment variable, not the dataclass field
+        yield
+    except InvalidInput as exc:
         variable = f"HIPPOGRAPH_{prefix}{exc.field}".upper()
-        raise ConfigError(variable, str(exc).split(": ", 1)[-1]) from exc
+        variable = ALIASES.get(variable, variable)  # the edges' floor: EDGE_DECAY_FLOOR
+        raise ConfigError(settings.variable(variable), str(exc).split(": ", 1)[-1]) from exc
 
 
 DEFAULT_JOBS_CONFIG = JobsConfig()

@@ -33,16 +33,16 @@ def write_tools(rt: Runtime) -> WriteTools:
 
 def config(settings: Settings) -> ConsolidationConfig:
     return ConsolidationConfig(
-        min_interval_s=settings.consolidate_min_interval_s,
-        min_new_facts=settings.consolidate_min_new_facts,
-        llm_max_calls=settings.consolidate_llm_max_calls,
-        weak_grace_days=settings.consolidate_weak_grace_days,
+        min_interval_s=settings.upkeep.consolidate_min_interval_s,
+        min_new_facts=settings.upkeep.consolidate_min_new_facts,
+        llm_max_calls=settings.upkeep.consolidate_llm_max_calls,
+        weak_grace_days=settings.upkeep.consolidate_weak_grace_days,
     )
 
 
 def lock_lease(settings: Settings) -> timedelta:
     """The consolidation lock's lease: the same as the jobs' locks."""
-    return timedelta(seconds=settings.job_lock_lease_s)
+    return timedelta(seconds=settings.jobs.lock_lease_s)
 
 
 def consolidate_now(

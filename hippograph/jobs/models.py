@@ -15,7 +15,7 @@ _EMBEDDERS_LOCK = threading.Lock()
 def embedder(settings: Settings) -> Embedder:
     """The configured model, loaded once per process."""
     with _EMBEDDERS_LOCK:
-        key = f"{settings.embedding_model}\0{settings.embedding_backend}"
+        key = f"{settings.embedding.model}\0{settings.embedding.backend}"
         if key not in _EMBEDDERS:
             _EMBEDDERS[key] = Embedder.from_settings(settings).load()
         return _EMBEDDERS[key]

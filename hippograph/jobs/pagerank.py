@@ -1,8 +1,9 @@
 """Job ``pagerank``: memory ``importance`` from weighted PageRank over RELATES_TO.
 
-The graph: active memories; RELATES_TO edges between them whose confidence reaches the recall
-floor (edges recall ignores confer no importance), weighted ``weight x confidence`` and taken as
-undirected (relatedness is symmetric, and the direction of a co-use link is arbitrary).
+The graph: active memories; RELATES_TO edges between them whose confidence reaches
+``settings.recall.min_edge_confidence`` (edges recall ignores confer no importance), weighted
+``weight x confidence`` and taken as undirected (relatedness is symmetric, and the direction of a
+co-use link is arbitrary).
 
 Two paths, one definition (damping 0.85, 20 iterations, tolerance 1e-7, dangling nodes send
 nothing; see ``graph.upkeep.pagerank``):
@@ -87,7 +88,9 @@ def importance_rows(nodes: list[dict[str, Any]], scores: dict[str, float]) -> li
 
 def in_process_scores(ctx: JobContext, node_ids: list[str]) -> dict[str, float]:
     rows = ctx.store.read(
-        "job/pagerank_edges", namespace=ctx.namespace, floor=ctx.config.recall_edge_floor
+        "job/pagerank_edges",
+        namespace=ctx.namespace,
+        floor=ctx.config.settings.recall.min_edge_confidence,
     )
     known = set(node_ids)
     edges: list[tuple[str, str, float]] = []
@@ -115,7 +118,7 @@ def gds_scores(ctx: JobContext) -> dict[str, float] | None:
             project,
             graph_name=graph_name,
             namespace=ctx.namespace,
-            floor=ctx.config.recall_edge_floor,
+            floor=ctx.config.settings.recall.min_edge_confidence,
         )
         ctx.counts["edges"] = int(result.get("relationshipCount", 0)) // 2
         cfg = ctx.config.pagerank

@@ -107,7 +107,7 @@ class JobContext:
 
     @property
     def batch_size(self) -> int:
-        return self.config.job_batch_size
+        return self.config.jobs.batch_size
 
     def progress(self, done: int, total: int) -> None:
         """Report progress without a checkpoint (e.g. while reading)."""
@@ -166,7 +166,7 @@ class Execution:
             lease.job_lock(name),
             self.holder,
             self.config.lease,
-            every=min(30.0, self.config.job_lock_lease_s / 4),
+            every=min(30.0, self.config.jobs.lock_lease_s / 4),
             now=utcnow,
         )
         self._last_log = 0.0
@@ -268,7 +268,7 @@ class Execution:
                 counts=self.ctx.counts,
                 error=error,
             )
-            retention = timedelta(days=self.config.job_run_retention_days)
+            retention = timedelta(days=self.config.jobs.run_retention_days)
             jobruns.prune_runs(self.store, self.name, before=now - retention)
         except HippographError:
             log.exception("%s: could not record the end of run %s", self.name, self.run.id)

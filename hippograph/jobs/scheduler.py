@@ -35,6 +35,6 @@ def schedule(
             continue
         wait = interval
         if last.status in jobruns.UNFINISHED:
-            wait = min(interval, config.job_retry_after_s)
+            wait = min(interval, config.jobs.retry_after_s)
         plan.append(Due(name=name, at=parse_iso(last.started_at) + timedelta(seconds=wait)))
     return sorted(plan, key=lambda d: (d.at, d.name))

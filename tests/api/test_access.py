@@ -350,7 +350,7 @@ def test_commands_present_a_key_once_keys_exist(
 
 
 def test_engine_files_are_the_owners_only(runtime: Runtime) -> None:
-    data_dir = runtime.settings.data_dir
+    data_dir = runtime.settings.graph.data_dir
     assert stat.S_IMODE(os.stat(data_dir).st_mode) == 0o700
     for path in [
         data_dir / "engine.json",
@@ -377,7 +377,10 @@ def test_files_made_before_are_restricted_at_start(runtime: Runtime, tmp_path: P
         os.chmod(path, mode)
     settings = runtime.settings  # one JVM a process: the same heap and options
     engine = EmbeddedEngine(
-        data_dir, database="old", heap=settings.engine_heap, jvm_args=settings.engine_jvm_args
+        data_dir,
+        database="old",
+        heap=settings.graph.engine_heap,
+        jvm_args=settings.graph.engine_jvm_args,
     )
     engine.start()
     try:

@@ -26,7 +26,7 @@ from tests.conftest import wipe
 from tests.jobs.conftest import add_memory
 
 HTML = {"Accept": "text/html"}
-WEB_DIR = Settings.from_env({}).web_dir
+WEB_DIR = Settings.from_env({}).server.web_dir
 HOOD = """
 query($ns: String!, $id: ID!, $depth: Int! = 1, $sup: Boolean! = false, $arch: Boolean! = false,
       $limit: Int! = 100) {
@@ -312,7 +312,7 @@ def test_the_explorer_page_loads_only_files_of_this_server(client: TestClient) -
 def test_the_explorer_can_be_turned_off_or_says_what_is_missing(
     runtime: Runtime, tmp_path: Path
 ) -> None:
-    assert Settings.from_env({"HIPPOGRAPH_EXPLORER": "0"}).explorer is False
+    assert Settings.from_env({"HIPPOGRAPH_EXPLORER": "0"}).server.explorer is False
     with TestClient(create_app(runtime.settings.with_(explorer=False), runtime=runtime)) as c:
         assert c.get("/explore", headers=HTML).status_code == 404
         assert c.post("/graphql", json={"query": "{ health { backend } }"}).status_code == 200

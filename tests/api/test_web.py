@@ -17,7 +17,7 @@ from hippograph.settings import Settings
 
 HTML = {"Accept": "text/html"}
 HEALTH = "{ health { backend embedderLoaded } }"
-WEB_DIR = Settings.from_env({}).web_dir
+WEB_DIR = Settings.from_env({}).server.web_dir
 needs_npm = pytest.mark.skipif(
     bool(missing(WEB_DIR, GRAPHIQL_FILES)),
     reason=f"GraphiQL's npm files are not in {WEB_DIR}/node_modules: run `make install` (npm ci)",

@@ -54,7 +54,7 @@ def test_a_full_gate_refuses_heavy_work_and_serves_the_rest(
     llm = ChatClient(LLMConfig(base_url=endpoint.url, model="m", timeout_s=30))
     one_slot = dataclasses.replace(
         runtime,
-        settings=dataclasses.replace(runtime.settings, max_concurrent_work=1, work_queue_s=0.5),
+        settings=runtime.settings.with_(max_concurrent_work=1, work_queue_s=0.5),
         verifier=Verifier(llm, top_m=8),
     )
     endpoint.content = json.dumps({"relevant": [tea]})

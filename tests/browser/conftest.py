@@ -25,7 +25,7 @@ from hippograph.settings import Settings
 HERE = Path(__file__).parent
 ARTIFACTS = HERE.parent / "artifacts"  # git-ignored: screenshots of the last run
 EXE = str(Path(sys.executable).parent / "hippograph")
-WEB_DIR = Settings.from_env({}).web_dir
+WEB_DIR = Settings.from_env({}).server.web_dir
 
 PageRunner = Callable[..., dict[str, Any]]
 

@@ -19,7 +19,7 @@ from hippograph.settings import Settings
 
 def test_settling_the_heap_freezes_it_and_collects_the_young_generation_less_often() -> None:
     before = gc.get_threshold()
-    young = Settings.from_env({}).gc_young_threshold
+    young = Settings.from_env({}).graph.gc_young_threshold
     assert young == 50_000  # the default
     try:
         settle_heap(young)

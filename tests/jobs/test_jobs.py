@@ -16,6 +16,7 @@ from hippograph.graph.upkeep.pagerank import PageRankConfig
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.runner import RunOptions
+from hippograph.settings import Settings
 from tests.jobs.conftest import add_edge, add_memory, edges, memory_props
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -161,7 +162,7 @@ def test_a_job_killed_mid_run_is_completed_by_the_next(store: Store, name: str) 
             for s, t, conf, age in links:
                 stamp = iso(NOW - timedelta(days=age))
                 add_edge(store, ids[s], ids[t], confidence=conf, last_reinforced_at=stamp)
-            config = JobsConfig(job_batch_size=2)
+            config = JobsConfig(settings=Settings().with_(job_batch_size=2))
             if n == 1:
 
                 def killed(batch: int) -> None:
@@ -270,7 +271,10 @@ def test_cluster_job_killed_mid_run_resumes_to_the_same_membership(store: Store)
     through, its twin is killed after the first batch of memberships and rerun. Both end with
     one edge per memory, the same clusters, stayers' edges kept (created in the first
     generation) and movers' edges new."""
-    config = JobsConfig(cluster=replace(JobsConfig().cluster, min_cluster_size=5), job_batch_size=5)
+    config = JobsConfig(
+        cluster=replace(JobsConfig().cluster, min_cluster_size=5),
+        settings=Settings().with_(job_batch_size=5),
+    )
     later = NOW + timedelta(hours=1)
     namespaces = [f"test-cluster-kill-{uuid.uuid4().hex[:8]}" for _ in range(2)]
     results = []

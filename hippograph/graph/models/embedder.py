@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.settings import EmbeddingBackend, Settings
+from hippograph.settings import EmbeddingBackend, EmbeddingSettings, Settings
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CACHE_DIR = Settings.embedding_cache_dir
+DEFAULT_CACHE_DIR = EmbeddingSettings.cache_dir
 
 
 def default_model_path() -> str:
@@ -64,10 +64,10 @@ class Embedder:
     @classmethod
     def from_settings(cls, settings: Settings) -> Embedder:
         return cls(
-            settings.embedding_model,
-            batch_size=settings.embedding_batch_size,
-            backend=settings.embedding_backend,
-            cache_dir=settings.embedding_cache_dir,
+            settings.embedding.model,
+            batch_size=settings.embedding.batch_size,
+            backend=settings.embedding.backend,
+            cache_dir=settings.embedding.cache_dir,
         )
 
     @property

@@ -277,28 +277,28 @@ class Store:
         attach: when the data directory is held by another live process, connect to its engine
             over Bolt (True) or raise DataDirInUse (False, e.g. for `serve`).
         """
-        if not settings.embedded:
-            auth = (settings.graph_user, settings.graph_password)
-            driver = _driver(settings, settings.graph_uri, auth)
-            dialect = DIALECTS[settings.graph_backend]
-            database = settings.graph_database or (
+        if not settings.graph.embedded:
+            auth = (settings.graph.user, settings.graph.password)
+            driver = _driver(settings, settings.graph.uri, auth)
+            dialect = DIALECTS[settings.graph.backend]
+            database = settings.graph.database or (
                 EMBEDDED_DATABASE if dialect.name == "arcadedb" else None
             )
             store = cls(
-                driver, dialect, database=database, location=settings.graph_uri,
-                timeout_s=settings.query_timeout_s,
+                driver, dialect, database=database, location=settings.graph.uri,
+                timeout_s=settings.graph.query_timeout_s,
             )  # fmt: skip
             store.ping()
             return store
-        info = read_info(settings.data_dir)
+        info = read_info(settings.graph.data_dir)
         if info is not None:
             if not attach:
                 engine = EmbeddedEngine(
-                    settings.data_dir, database=EMBEDDED_DATABASE, heap=settings.engine_heap,
-                    jvm_args=settings.engine_jvm_args,
+                    settings.graph.data_dir, database=EMBEDDED_DATABASE,
+                    heap=settings.graph.engine_heap, jvm_args=settings.graph.engine_jvm_args,
                 )  # fmt: skip
                 engine.start()  # raises DataDirInUse with the holder's details
-            user, password = credentials(settings.data_dir)
+            user, password = credentials(settings.graph.data_dir)
             driver = _driver(settings, info.bolt_uri, (user, password))
             log.info("attached to the embedded engine of process %s at %s", info.pid, info.bolt_uri)
             store = cls(
@@ -306,21 +306,21 @@ class Store:
                 DIALECTS["arcadedb"],
                 database=info.database,
                 location=info.bolt_uri,
-                owner=EngineOwner(settings.data_dir, info.pid),
-                timeout_s=settings.query_timeout_s,
+                owner=EngineOwner(settings.graph.data_dir, info.pid),
+                timeout_s=settings.graph.query_timeout_s,
             )
             store.ping()
             return store
         engine = EmbeddedEngine(
-            settings.data_dir,
-            database=settings.graph_database or EMBEDDED_DATABASE,
-            bolt_port=settings.bolt_port,
-            heap=settings.engine_heap,
-            jvm_args=settings.engine_jvm_args,
-            command_timeout_s=settings.query_timeout_s,
+            settings.graph.data_dir,
+            database=settings.graph.database or EMBEDDED_DATABASE,
+            bolt_port=settings.graph.bolt_port,
+            heap=settings.graph.engine_heap,
+            jvm_args=settings.graph.engine_jvm_args,
+            command_timeout_s=settings.graph.query_timeout_s,
         )
         engine.start()
-        user, password = credentials(settings.data_dir)
+        user, password = credentials(settings.graph.data_dir)
         driver = _driver(settings, engine.bolt_uri, (user, password))
         store = cls(
             driver,
@@ -328,7 +328,7 @@ class Store:
             database=engine.database,
             engine=engine,
             location=engine.bolt_uri,
-            timeout_s=settings.query_timeout_s,
+            timeout_s=settings.graph.query_timeout_s,
         )
         try:
             store.ping()
@@ -503,13 +503,13 @@ def _first_line(error: BaseException) -> str:
 
 def _driver(settings: Settings, uri: str, auth: tuple[str, str]) -> neo4j.Driver:
     """A driver for ``uri`` that asks the server not to send the notifications
-    ``settings.notifications_disabled`` names (Bolt 5.2+: Neo4j 5.7+ and ArcadeDB speak it),
-    and waits for a pooled connection at most ``settings.query_timeout_s``."""
+    ``settings.graph.disabled_notifications`` names (Bolt 5.2+: Neo4j 5.7+ and ArcadeDB speak it),
+    and waits for a pooled connection at most ``settings.graph.query_timeout_s``."""
     options: dict[str, Any] = {
         # A request waits for a free connection no longer than a statement may run.
-        "connection_acquisition_timeout": settings.query_timeout_s,
+        "connection_acquisition_timeout": settings.graph.query_timeout_s,
     }
-    disabled = settings.notifications_disabled
+    disabled = settings.graph.disabled_notifications
     if disabled:
         options["notifications_disabled_classifications"] = [
             neo4j.NotificationDisabledClassification(name) for name in disabled

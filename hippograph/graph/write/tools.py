@@ -46,14 +46,14 @@ class WriteTools:
 def chat_client(settings: Settings, *, timeout_s: float | None = None) -> ChatClient | None:
     """A client of the configured LLM endpoint (None when none is configured); ``timeout_s``
     overrides ``HIPPOGRAPH_LLM_TIMEOUT_S``."""
-    if not settings.llm_base_url:
+    if not settings.llm.base_url:
         return None
     return ChatClient(
         LLMConfig(
-            base_url=settings.llm_base_url,
-            model=settings.llm_model,
-            api_key=settings.llm_api_key or None,
-            timeout_s=settings.llm_timeout_s if timeout_s is None else timeout_s,
+            base_url=settings.llm.base_url,
+            model=settings.llm.model,
+            api_key=settings.llm.api_key or None,
+            timeout_s=settings.llm.timeout_s if timeout_s is None else timeout_s,
         )
     )
 
@@ -64,8 +64,8 @@ def write_tools(settings: Settings) -> WriteTools:
     client = chat_client(settings)
     decider: Decider = OfflineDecider() if client is None else LLMDecider(client)
     extraction = ExtractionConfig(
-        batch_size=settings.extract_batch_size,
-        max_age_s=settings.extract_max_age_s,
+        batch_size=settings.write.extract_batch_size,
+        max_age_s=settings.write.extract_max_age_s,
         client=client,
         decider=decider,
     )

@@ -129,12 +129,12 @@ def test_a_statement_past_the_timeout_is_stopped_and_writes_nothing(
 
 def test_the_timeout_setting_reaches_the_store_and_the_driver(runtime: Runtime) -> None:
     store = runtime.store
-    assert store.timeout_s == runtime.settings.query_timeout_s == 120.0
+    assert store.timeout_s == runtime.settings.graph.query_timeout_s == 120.0
     config = store.driver._default_workspace_config  # the driver has no public getter
     assert config.connection_acquisition_timeout == 120.0
 
 
 def test_the_query_timeout_is_read_and_checked() -> None:
-    assert Settings.from_env({"HIPPOGRAPH_QUERY_TIMEOUT_S": "2.5"}).query_timeout_s == 2.5
+    assert Settings.from_env({"HIPPOGRAPH_QUERY_TIMEOUT_S": "2.5"}).graph.query_timeout_s == 2.5
     with pytest.raises(ValueError, match="HIPPOGRAPH_QUERY_TIMEOUT_S"):
         Settings.from_env({"HIPPOGRAPH_QUERY_TIMEOUT_S": "0"})
