@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from hippograph.graph.recall.candidates import Candidate, Pool, Query, Ranking
-from hippograph.graph.recall.recall_config import SpreadConfig
+from hippograph.graph.recall.recall_config import CascadeConfig, SpreadConfig
 from hippograph.graph.recall.results import Step
 from hippograph.graph.recall.seeds import POOL, relevance
 from hippograph.graph.store.revalidating import Revalidating
@@ -79,36 +79,49 @@ def expand(q: Query, pool: Pool, total: int) -> None:
             **reads,
         )
         unscored = []
-        # A hit is a list, read by position (~250 a recall): HIT_HEAD fields, then a Ranking.
         hits = [hit for r in found for hit in r["hits"]]
-        for hit in hits:
-            dst, kind = hit[1], hit[3]
-            pool.eids[dst] = hit[2]
-            target = candidates.get(dst)
-            if target is None:
-                target = candidates[dst] = Candidate(id=dst, kinds={"expanded"})
-            if kind == "SELF" or target.ranking is None:
-                target.ranking = Ranking.decode(hit[HIT_HEAD:])
-            if kind == "SELF":
-                target.activation = relevance(target, pool, q.config.relevance)
-        touched: dict[str, float] = {}
-        for src, dst, _, kind, w, via, degree, *_ in hits:
-            if kind == "SELF":
-                continue
-            source = candidates[src]
-            weight = edge_weight(kind, w, degree, config, total)
-            amount = source.activation * weight * config.hop_decay
-            target = candidates[dst]
-            if amount <= target.received:
-                continue
-            target.received = amount
-            if "expanded" in target.kinds:
-                step = Step(from_id=src, to_id=dst, type=kind, via=via or "", weight=weight)
-                target.seed, target.path = source.seed, (*source.path, step)
-            if amount > target.activation:
-                target.activation = amount
-                touched[dst] = amount
+        touched = receive(pool, hits, q.config, total)
         frontier = sorted(touched, key=lambda i: -touched[i])
+
+
+def receive(
+    pool: Pool, hits: list[list[Any]], config: CascadeConfig, total: int
+) -> dict[str, float]:
+    """One hop's hits (recall/expand's lists, read by position: ~250 a recall; ``HIT_HEAD``
+    fields, then a ``Ranking``) into the pool: each memory reached becomes a candidate with its
+    ranking fields, a 'SELF' hit's seed starts with its relevance, and each edge passes its
+    source's activation x weight x hop decay on, a memory keeping the largest amount it
+    receives. Returns the memories whose activation rose (the next hop's frontier). Pure: it
+    reads nothing from the store."""
+    candidates = pool.candidates
+    for hit in hits:
+        dst, kind = hit[1], hit[3]
+        pool.eids[dst] = hit[2]
+        target = candidates.get(dst)
+        if target is None:
+            target = candidates[dst] = Candidate(id=dst, kinds={"expanded"})
+        if kind == "SELF" or target.ranking is None:
+            target.ranking = Ranking.decode(hit[HIT_HEAD:])
+        if kind == "SELF":
+            target.activation = relevance(target, pool, config.relevance)
+    touched: dict[str, float] = {}
+    for src, dst, _, kind, w, via, degree, *_ in hits:
+        if kind == "SELF":
+            continue
+        source = candidates[src]
+        weight = edge_weight(kind, w, degree, config.spread, total)
+        amount = source.activation * weight * config.spread.hop_decay
+        target = candidates[dst]
+        if amount <= target.received:
+            continue
+        target.received = amount
+        if "expanded" in target.kinds:
+            step = Step(from_id=src, to_id=dst, type=kind, via=via or "", weight=weight)
+            target.seed, target.path = source.seed, (*source.path, step)
+        if amount > target.activation:
+            target.activation = amount
+            touched[dst] = amount
+    return touched
 
 
 # Active memories per (store, namespace): it only scales tag rarity, log(n / degree) / log(n),
