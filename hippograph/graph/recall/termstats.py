@@ -67,7 +67,7 @@ from dataclasses import dataclass
 
 from hippograph.graph.store.revalidating import Revalidating
 from hippograph.graph.store.store import Row, Store
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 
 log = logging.getLogger(__name__)
 

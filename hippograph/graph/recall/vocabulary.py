@@ -53,7 +53,7 @@ from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 
 log = logging.getLogger(__name__)
 
