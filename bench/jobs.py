@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph.model import MEMORY_TYPES, to_iso  # noqa: E402
 from hippograph.graph.store.store import Store  # noqa: E402
-from hippograph.graph.write import fulltext  # noqa: E402
+from hippograph.graph.text import fulltext  # noqa: E402
 from hippograph.jobs import registry  # noqa: E402
 from hippograph.jobs.config import JOB_NAMES, JobsConfig  # noqa: E402
 from hippograph.jobs.runner import RunOptions  # noqa: E402

@@ -59,13 +59,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.server import serve as serve_process  # noqa: E402
 from hippograph.api.app import create_app  # noqa: E402
+from hippograph.graph import vocabulary  # noqa: E402
 from hippograph.graph.model import content_hash, now_iso  # noqa: E402
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE  # noqa: E402
 from hippograph.graph.recall.seeds import query_words  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.upkeep import vocabulary  # noqa: E402
-from hippograph.graph.write import fulltext  # noqa: E402
-from hippograph.graph.write.tagging import FUNCTION_WORDS  # noqa: E402
+from hippograph.graph.text import fulltext  # noqa: E402
+from hippograph.graph.text.stopwords import FUNCTION_WORDS  # noqa: E402
 from hippograph.settings import GraphSettings, Settings  # noqa: E402
 
 NAMESPACE = "bench"

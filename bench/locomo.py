@@ -45,12 +45,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import baselines  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
-from hippograph.graph import transfer  # noqa: E402
+from hippograph.graph import (
+    transfer,  # noqa: E402
+    vocabulary,  # noqa: E402
+)
 from hippograph.graph.model import ChunkPosition, NewMemory, Source, to_iso  # noqa: E402
 from hippograph.graph.recall import bundle, retrieval  # noqa: E402
 from hippograph.graph.recall.recipes import ABLATIONS  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.graph.upkeep import vocabulary  # noqa: E402
 from hippograph.graph.write import chunks, formation, writepath  # noqa: E402
 from hippograph.settings import Settings  # noqa: E402
 

@@ -13,7 +13,8 @@ import argparse
 import time
 from collections.abc import Callable
 
-from hippograph.graph.write import chunks, privacy, signals, tagging
+from hippograph.graph.text import privacy
+from hippograph.graph.write import chunks, signals, tagging
 from hippograph.graph.write.extract import TurnText, extract_offline
 
 SHAPES: dict[str, Callable[[int], str]] = {

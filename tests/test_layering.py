@@ -1,6 +1,7 @@
 """The layout is the architecture: imports point one way (``api``/``jobs`` -> ``graph``; inside
-``graph``, ``store`` and ``models`` import nothing above them) and no modules import each other,
-directly or round a longer loop. Function-local imports count too."""
+``graph``, ``store``, ``models`` and ``text`` import nothing above them, and the root modules
+only those three) and no modules import each other, directly or round a longer loop.
+Function-local imports count too."""
 
 from __future__ import annotations
 
@@ -17,6 +18,14 @@ FOUNDATION = {"hippograph.graph.errors", "hippograph.graph.model", "hippograph.s
 FORBIDDEN = [("hippograph.graph.store", "hippograph.graph.models")]
 # Known, deliberate crossings between graph's middle layers, with the reason.
 ALLOWED_CROSSINGS: set[tuple[str, str]] = set()
+# What graph.text may import from the project besides itself: pure text analysis, no I/O.
+TEXT_FOUNDATION = {"hippograph.graph.errors", "hippograph.graph.model", "hippograph.graph.clock"}
+# The subpackages graph's root modules stand on; the others (write, recall, upkeep) use them.
+BELOW_ROOT = ("hippograph.graph.store", "hippograph.graph.models", "hippograph.graph.text")
+# The composition root, which wires every layer together.
+COMPOSITION_ROOT = "hippograph.graph.runtime"
+# Root modules importing a subpackage above them, with the reason.
+ALLOWED_ROOT_IMPORTS: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:
@@ -87,6 +96,37 @@ def test_store_and_models_import_nothing_above_them(package: str) -> None:
         if _within(a, package)
         for b in deps
         if not _within(b, package) and b not in FOUNDATION
+    )
+    assert bad == []
+
+
+def test_text_imports_only_the_root_foundations() -> None:
+    bad = sorted(
+        (a, b)
+        for a, deps in GRAPH.items()
+        if _within(a, "hippograph.graph.text")
+        for b in deps
+        if not _within(b, "hippograph.graph.text") and b not in TEXT_FOUNDATION
+    )
+    assert bad == []
+
+
+def _root_module(name: str) -> bool:
+    """A module directly in ``hippograph/graph/`` (not a subpackage, not the package itself)."""
+    return MODULES[name].parent == ROOT / "graph" and MODULES[name].name != "__init__.py"
+
+
+def test_the_root_modules_import_no_subpackage_above_them() -> None:
+    assert "hippograph.graph.memories" in GRAPH and _root_module("hippograph.graph.memories")
+    bad = sorted(
+        (a, b)
+        for a, deps in GRAPH.items()
+        if _root_module(a) and a != COMPOSITION_ROOT
+        for b in deps
+        if _within(b, "hippograph.graph")
+        and not _root_module(b)
+        and not any(_within(b, p) for p in BELOW_ROOT)
+        and (a, b) not in ALLOWED_ROOT_IMPORTS
     )
     assert bad == []
 

@@ -27,7 +27,7 @@ from strawberry.extensions import SchemaExtension
 from strawberry.types import ExecutionContext, ExecutionResult
 
 from hippograph.graph.errors import HippographError
-from hippograph.graph.write import privacy
+from hippograph.graph.text import privacy
 
 log = logging.getLogger(__name__)
 MASKED_MESSAGE = "Unexpected error; it has been logged."

@@ -14,6 +14,7 @@ from strawberry.types import Info
 from hippograph.api.context import runtime
 from hippograph.api.work import heavy
 from hippograph.graph import history as memory_history
+from hippograph.graph import model
 from hippograph.graph.upkeep.consolidation_model import ConsolidationReport as Report
 from hippograph.graph.write import episodes as episode_log
 from hippograph.jobs.consolidate import consolidate_now, rebuild_now, write_tools
@@ -78,7 +79,7 @@ class Episode:
     memory_ids: list[strawberry.ID]
 
     @classmethod
-    def of(cls, e: episode_log.Episode) -> Episode:
+    def of(cls, e: model.Episode) -> Episode:
         return cls(
             uid=e.uid, session_id=e.session_id, turn_index=e.turn_index, speaker=e.speaker,
             role=e.role, text=e.text, timestamp=e.timestamp, file_paths=list(e.file_paths),

@@ -30,7 +30,8 @@ from hippograph.api.work import heavy
 from hippograph.graph import memories, validate
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import privacy, writepath
+from hippograph.graph.text import privacy
+from hippograph.graph.write import writepath
 
 AsOf = Annotated[
     str | None,

@@ -22,9 +22,8 @@ from typing import Any
 
 from hippograph.graph import memories, validate
 from hippograph.graph.errors import InvalidInput, NotFound
-from hippograph.graph.model import Memory
+from hippograph.graph.model import Episode, Memory, to_episode
 from hippograph.graph.store.store import Row, Store
-from hippograph.graph.write.episodes import Episode, to_episode
 
 MAX_DEPTH = 3
 MAX_NODES = 500

@@ -4,7 +4,7 @@ come in through the one write path, ``graph.write.writepath.remember``.
 Every function takes the store and a namespace; every statement filters by that namespace.
 Edits after the fact (supersede, link, tag, untag, and ``recall.feedback``) append an
 ``EditEvent {kind, args, at}`` in their transaction (``log_edit``): ``rebuild`` replays them
-(``graph.edits``) after the memories they name are back, under the same ids.
+(``recall.edits``) after the memories they name are back, under the same ids.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from hippograph.graph import chains, model, validate
+from hippograph.graph import chains, model, validate, vocabulary
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
@@ -37,8 +37,7 @@ from hippograph.graph.model import (
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.nearest import nearest
 from hippograph.graph.store.store import Row, Store, Tx, vector
-from hippograph.graph.upkeep import vocabulary
-from hippograph.graph.write import fulltext, standing
+from hippograph.graph.text import fulltext, standing
 
 DEFAULT_LIMITS = validate.Limits()
 _LINK_FILES = {
@@ -68,7 +67,7 @@ def node_props(
     context: str = "",
 ) -> dict[str, Any]:
     """A new memory's node properties; ``context``: what it was said after (its session's
-    previous memory, `write.context`), indexed with it (`write.fulltext.indexed`)."""
+    previous memory, `write.context`), indexed with it (`text.fulltext.indexed`)."""
     confidence = (
         item.confidence if item.confidence is not None else DEFAULT_CONFIDENCE[item.provenance]
     )
@@ -303,7 +302,7 @@ def forget(
     check tombstones: the user asked again. A hard forget also re-indexes the memories of its
     source session by their own words (they may hold its words as context: ``write/context.py``),
     and removes from the namespace's vocabulary its words no memory holds any longer
-    (``upkeep/vocabulary.py``).
+    (``graph/vocabulary.py``).
     """
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from hippograph.graph import clock
 
@@ -263,3 +264,46 @@ class MemoryFilter:
     text: str | None = None
     project: str | None = None
     session_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Episode:
+    """One ingested conversation turn as the log keeps it (an ``Episode`` node), with the ids
+    of the memories derived from it."""
+
+    uid: str
+    namespace: str
+    session_id: str
+    turn_index: int
+    speaker: str
+    role: str | None
+    text: str
+    timestamp: str | None
+    file_paths: tuple[str, ...]
+    recorded_at: str
+    high_signal: bool
+    signal_kinds: tuple[str, ...]
+    extracted_at: str | None
+    extractor: str | None
+    memory_ids: tuple[str, ...] = ()
+
+
+def to_episode(props: Mapping[str, Any], memory_ids: Sequence[str] = ()) -> Episode:
+    """The Episode of an ``Episode`` node's properties."""
+    return Episode(
+        uid=props["uid"],
+        namespace=props["namespace"],
+        session_id=props["session_id"],
+        turn_index=int(props["turn_index"]),
+        speaker=props.get("speaker") or "",
+        role=props.get("role"),
+        text=props["text"],
+        timestamp=props.get("said_at"),
+        file_paths=tuple(props.get("file_paths") or ()),
+        recorded_at=props["recorded_at"],
+        high_signal=bool(props.get("high_signal")),
+        signal_kinds=tuple(props.get("signal_kinds") or ()),
+        extracted_at=props.get("extracted_at"),
+        extractor=props.get("extractor"),
+        memory_ids=tuple(memory_ids),
+    )

@@ -20,8 +20,9 @@ from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.recall.retrieval import Recalled, RecallResult
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
+from hippograph.graph.text import privacy
 from hippograph.graph.validate import Limits
-from hippograph.graph.write import formation, fulltext, migrate, privacy, standing
+from hippograph.graph.write import formation, migrate
 from hippograph.graph.write.decide import Decider
 from hippograph.graph.write.tools import chat_client, write_tools
 from hippograph.graph.write.writepath import WritePolicy
@@ -113,8 +114,8 @@ class Runtime:
             embedder = Embedder.from_settings(settings)
             embedder.load()
             store.install_schema(dimensions=embedder.dimensions)
-            fulltext.rekey(store)
-            standing.backfill(store)
+            migrate.rekey(store)
+            migrate.standing(store)
             migrate.scope_keys(store)
         except BaseException:
             store.close()

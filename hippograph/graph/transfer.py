@@ -6,7 +6,7 @@ conversation log), ``decision`` (the write path's decisions, for ``history``), `
 (the explicit remembers ``rebuild`` replays), ``edit_event`` (the edits it replays), ``edge``.
 An edge to an episode carries ``to_label: Episode``. Import applies nodes first and edges last,
 so the order of lines inside a file does not matter. A namespace's vocabulary (``Word`` nodes,
-`upkeep.vocabulary`) is derived from its memories and not exported: the target store's
+`graph.vocabulary`) is derived from its memories and not exported: the target store's
 ``vocabulary`` job builds it.
 """
 
@@ -22,7 +22,7 @@ from hippograph.graph import validate
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import now_iso, scope_key
 from hippograph.graph.store.store import Store, vector
-from hippograph.graph.write import fulltext, standing
+from hippograph.graph.text import fulltext, standing
 
 log = logging.getLogger(__name__)
 

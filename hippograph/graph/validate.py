@@ -18,8 +18,8 @@ from hippograph.graph.model import (
     parse_iso,
     to_iso,
 )
-from hippograph.graph.write import privacy
-from hippograph.graph.write.tagging import normalize_tag
+from hippograph.graph.text import privacy
+from hippograph.graph.text.tags import normalize_tag
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
 MAX_TAGS = 32
@@ -138,7 +138,7 @@ def batch_size(count: int, limits: Limits, field: str = "memories") -> None:
 
 
 def tag_name(value: str, field: str = "tag") -> str:
-    """Normalized tag (see `tagging.normalize_tag`): "Python" and " python" are one tag."""
+    """Normalized tag (see `text.tags.normalize_tag`): "Python" and " python" are one tag."""
     if not isinstance(value, str):
         raise InvalidInput(field, "must be a string")
     try:

@@ -12,8 +12,9 @@ import logging
 import threading
 from datetime import timedelta
 
-from hippograph.graph import edits
 from hippograph.graph.errors import LockHeld
+from hippograph.graph.model import Episode
+from hippograph.graph.recall import edits
 from hippograph.graph.runtime import Runtime, write_policy
 from hippograph.graph.upkeep import consolidation
 from hippograph.graph.upkeep.consolidation_model import ConsolidationConfig, ConsolidationReport
@@ -128,7 +129,7 @@ def job(ctx: JobContext) -> None:
                 return
             ctx.counts["rebuilds_finished"] = len(done)
         waiting = episodes.pending(ctx.store, ctx.namespace)
-        sessions: dict[tuple[str, str], list[episodes.Episode]] = {}
+        sessions: dict[tuple[str, str], list[Episode]] = {}
         for e in waiting:
             sessions.setdefault((e.namespace, e.session_id), []).append(e)
         if any(episodes.due(turns, tools.extraction, flush=False) for turns in sessions.values()):

@@ -1,9 +1,9 @@
 """Job ``vocabulary``: add the words of each namespace's new or edited memories to its
-vocabulary (``graph.upkeep.vocabulary``), what recall's vocabulary seeds search."""
+vocabulary (``graph.vocabulary``), what recall's vocabulary seeds search."""
 
 from __future__ import annotations
 
-from hippograph.graph.upkeep import vocabulary
+from hippograph.graph import vocabulary
 from hippograph.jobs import namespaces
 from hippograph.jobs.models import embedder
 from hippograph.jobs.runner import JobContext

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from hippograph.graph import transfer
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import privacy
+from hippograph.graph.text import privacy
 from tests.api.conftest import post
 
 # (the secret, a sentence carrying it); realistic shapes, none of them live. The last four are

@@ -10,7 +10,7 @@ import pytest
 
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import Store
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 
 
 def add_memory(store: Store, namespace: str, **props: Any) -> str:

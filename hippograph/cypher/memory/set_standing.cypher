@@ -1,4 +1,4 @@
-// The standing-instruction condition of memories (write/standing.py: backfill), derived from
+// The standing-instruction condition of memories (write/migrate.py: standing), derived from
 // their content: applies_when, and standing_in (their namespace) that the namespace's rules
 // are found by.
 UNWIND $rows AS row

@@ -1,4 +1,4 @@
-// New full-text words for memories: keying again (write/fulltext.py), a hard forget
+// New full-text words for memories: keying again (write/migrate.py: rekey), a hard forget
 // re-indexing its session (memories.forget).
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})

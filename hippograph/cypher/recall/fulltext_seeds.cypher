@@ -1,4 +1,4 @@
-// The index's best $candidates hits for $query, words keyed by the namespace (write/fulltext.py):
+// The index's best $candidates hits for $query, words keyed by the namespace (text/fulltext.py):
 // the index hands over this namespace's postings only, the namespace is still checked exactly.
 // One row: how many hits the index gave (the caller asks again for more only when the index
 // had more to give) and the kept ones with their text, which the caller scores by BM25 over

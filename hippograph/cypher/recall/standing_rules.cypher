@@ -1,4 +1,4 @@
-// The namespace's standing instructions (write/standing.py): memories whose content tells how
+// The namespace's standing instructions (text/standing.py): memories whose content tells how
 // to answer a kind of request, with that request (applies_when), found through the index on
 // standing_in (the namespace, set on instructions only); in scope and of $statuses, at most
 // $limit (recall/standing.py matches the context against their conditions).

@@ -1,4 +1,4 @@
-// Memories of $namespace whose words are not in its vocabulary yet (graph/upkeep/vocabulary.py):
+// Memories of $namespace whose words are not in its vocabulary yet (graph/vocabulary.py):
 // written since the last update, or their content edited (the edit clears the stamp), or
 // stamped by an older vocabulary version. Any status: recall seeds from superseded memories too.
 MATCH (m:Memory)

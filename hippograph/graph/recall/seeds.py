@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.graph.recall import forms as inflections
 from hippograph.graph.recall import termstats
 from hippograph.graph.recall.candidates import Candidate, Hits, Pool, Query
 from hippograph.graph.recall.recall_config import CascadeConfig, RelevanceConfig
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import forms as inflections
+from hippograph.graph.text import fulltext
 
 # The tag the tagger gives a memory for who said it (write.tagging): speaker:<name>.
 SPEAKER_TAG = "speaker:"

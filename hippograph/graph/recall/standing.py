@@ -1,5 +1,5 @@
 """Standing instructions at recall: a memory that tells how to answer a kind of request
-("Always include version numbers when I ask about software dependencies": `write.standing`)
+("Always include version numbers when I ask about software dependencies": `text.standing`)
 is returned when the context asks that kind of thing, although the two rarely share words
 ("Which libraries are used in this project?").
 

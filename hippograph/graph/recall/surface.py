@@ -17,7 +17,7 @@ from hippograph.graph.recall.results import HistoryEntry, Recalled, RecallResult
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 
 
 def answer(

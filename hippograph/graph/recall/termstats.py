@@ -1,6 +1,6 @@
 """Full-text statistics of one namespace, and the BM25 scores and word budget drawn from them.
 
-The full-text index holds each memory's words keyed by its namespace (`write.fulltext`), so a
+The full-text index holds each memory's words keyed by its namespace (`text.fulltext`), so a
 query is handed this namespace's postings only, and a word's postings are its document
 frequency in the namespace. The index's own scores still use the whole index's N and average
 length, so it only finds candidates, and `TermFrequencies.score` scores its hits again with
@@ -48,7 +48,7 @@ once counted. A word the sample holds rarely stays unknown and is searched as be
 sample leaves out only what it sees often (a word held by 1% of the namespace is put over a
 2,000 budget at 100,000 memories about once in 70 samples; on a query's first ask only).
 
-Tokens (`term_counts`) are the index's by construction: `write.fulltext.tokens`, runs of ASCII
+Tokens (`term_counts`) are the index's by construction: `text.fulltext.tokens`, runs of ASCII
 letters and digits, lower case. Lengths are in characters on both sides of dl / avgdl (the
 namespace's average is one aggregate in the engine), which BM25 only uses as a ratio.
 """
@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from hippograph.graph.recall.recall_config import GatherConfig
 from hippograph.graph.store.revalidating import Revalidating
 from hippograph.graph.store.store import Row, Store
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 
 log = logging.getLogger(__name__)
 
@@ -340,7 +340,7 @@ class TermFrequencies:
         active hits holding it. ``groups``: word -> the term it counts for (the forms of one
         word are one term: their counts add up, and so do their frequencies, capped at the
         namespace's size). ``config.context_weight``: what a word the hit is indexed by only
-        through its context (`write.fulltext.indexed`) counts, against 1 per occurrence in
+        through its context (`text.fulltext.indexed`) counts, against 1 per occurrence in
         the content. ``config.df_share``: the share of the namespace above which a word's
         frequency no longer lowers its weight (`bm25`); ``PLAIN``: neither."""
         corpus = CORPUS.get((self._store, namespace))

@@ -5,7 +5,7 @@ The evidence a multi-hop or information-extraction question needs often shares n
 nor much embedding similarity with it ("What art does Melanie make?" against "I finished
 another pottery bowl"): the vector seeds miss it (the turn is about more than the bowl) and the
 full-text seeds too (no shared word). A single word embeds close to a related one (art ->
-pottery, painting), so the namespace's vocabulary (`upkeep.vocabulary`: each distinct word of its
+pottery, painting), so the namespace's vocabulary (`graph.vocabulary`: each distinct word of its
 memories, embedded once) is searched for the words nearest the question, and the memories
 holding them seed.
 
@@ -53,7 +53,7 @@ from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 
 log = logging.getLogger(__name__)
 

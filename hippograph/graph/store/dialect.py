@@ -14,7 +14,7 @@ from dataclasses import dataclass
 class Dialect:
     name: str
     vector_index: str
-    # The vector index over a namespace's vocabulary (graph/upkeep/vocabulary.py).
+    # The vector index over a namespace's vocabulary (graph/vocabulary.py).
     word_index: str
     fulltext_index: str
     schema: tuple[str, ...]
@@ -26,7 +26,7 @@ class Dialect:
     own_steps: tuple[str, ...] = ()
     # GDS may be present on Neo4j; jobs probe for it. Never available on ArcadeDB.
     may_have_gds: bool = False
-    # The full-text index is over ``Memory.ft_terms``, words keyed by namespace (write/fulltext).
+    # The full-text index is over ``Memory.ft_terms``, words keyed by namespace (text/fulltext).
     # Postings a full-text query may score: its rarest words are kept while their document
     # frequencies in the namespace fit (`termstats`). None: the index skips what cannot rank,
     # no budget needed (frequencies are still counted, for BM25).

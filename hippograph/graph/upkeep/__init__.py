@@ -2,5 +2,6 @@
 pairs, writes and records in the ``consolidation_*`` and ``close_pairs`` modules), clustering,
 PageRank, confidence and edge decay, and the job-run records and locks (``jobruns``).
 
-May import ``store``, ``models``, the root modules and ``write`` (the decider, tag terms).
+May import ``store``, ``models``, ``text``, the root modules and ``write`` (the decider, tag
+terms).
 """

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from hippograph.graph.memories import scope_key
 from hippograph.graph.model import NewMemory
 from hippograph.graph.store.store import Row, Store
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 from hippograph.graph.write.formation import turn_number
 
 MAX_CHARS = 1000

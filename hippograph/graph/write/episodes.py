@@ -29,7 +29,16 @@ from typing import Any
 
 from hippograph.graph import validate
 from hippograph.graph.errors import Conflict, InvalidInput, LLMError, TurnConflict
-from hippograph.graph.model import ChunkPosition, NewMemory, Source, now_iso, parse_iso, to_iso
+from hippograph.graph.model import (
+    ChunkPosition,
+    Episode,
+    NewMemory,
+    Source,
+    now_iso,
+    parse_iso,
+    to_episode,
+    to_iso,
+)
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
 from hippograph.graph.store.store import Row, Store, Tx
@@ -58,25 +67,6 @@ class NewTurn:
     role: str | None = None
     timestamp: str | None = None
     file_paths: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Episode:
-    uid: str
-    namespace: str
-    session_id: str
-    turn_index: int
-    speaker: str
-    role: str | None
-    text: str
-    timestamp: str | None
-    file_paths: tuple[str, ...]
-    recorded_at: str
-    high_signal: bool
-    signal_kinds: tuple[str, ...]
-    extracted_at: str | None
-    extractor: str | None
-    memory_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -207,26 +197,6 @@ def _props(namespace: str, turn: NewTurn, now: str) -> dict[str, Any]:
         "signal_kinds": list(signal.kinds),
     }
     return {k: v for k, v in props.items() if v is not None and v != []}
-
-
-def to_episode(props: Row, memory_ids: Sequence[str] = ()) -> Episode:
-    return Episode(
-        uid=props["uid"],
-        namespace=props["namespace"],
-        session_id=props["session_id"],
-        turn_index=int(props["turn_index"]),
-        speaker=props.get("speaker") or "",
-        role=props.get("role"),
-        text=props["text"],
-        timestamp=props.get("said_at"),
-        file_paths=tuple(props.get("file_paths") or ()),
-        recorded_at=props["recorded_at"],
-        high_signal=bool(props.get("high_signal")),
-        signal_kinds=tuple(props.get("signal_kinds") or ()),
-        extracted_at=props.get("extracted_at"),
-        extractor=props.get("extractor"),
-        memory_ids=tuple(memory_ids),
-    )
 
 
 def ingest(

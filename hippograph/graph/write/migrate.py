@@ -1,20 +1,28 @@
 """Start-up passes over every memory, once per store: a property derived from others (its
 content, its scope) that a store written before (or by another version) lacks is given to each
 memory, a page at a time in id order, and the pass is marked done (a `Migration` node) so later
-starts skip it."""
+starts skip it. Three such passes: the full-text words keyed by namespace (`rekey`,
+`text.fulltext`), the standing-instruction conditions (`standing`, `text.standing`) and the
+scope keys (`scope_keys`)."""
 
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from hippograph.graph.model import now_iso, scope_key
 from hippograph.graph.store.store import Row, Store
+from hippograph.graph.text import fulltext
+from hippograph.graph.text import standing as instructions
 
 log = logging.getLogger(__name__)
 
 PAGE = 1_000
+# The migrations' names: a store marked done with one skips it at start-up.
+REKEY = f"fulltext_terms:{fulltext.VERSION}"
+STANDING = "standing-conditions-v2"
 SCOPE_KEYS = "scope-keys-v1"
 
 
@@ -74,3 +82,30 @@ def _over_memories(
     store.write("migration/done", migration=migration, now=now_iso())
     log.info("%s: %d of %d memories in %.1fs", what, changed, seen, time.perf_counter() - started)
     return changed
+
+
+def rekey(store: Store) -> int:
+    """Give every memory its ``ft_terms`` of `fulltext.VERSION`, once per store (a store written
+    before words were keyed by namespace, or by another version): run at start-up, before
+    the service answers. Returns how many memories were changed (0 when already done)."""
+
+    def update(row: Row) -> dict[str, object] | None:
+        namespace, content = str(row["namespace"]), str(row["content"] or "")
+        context = fulltext.context_of(namespace, content, row["ft_terms"])
+        wanted = fulltext.indexed(namespace, content, context)
+        return {"id": row["id"], "ft_terms": wanted} if row["ft_terms"] != wanted else None
+
+    what = "full-text words keyed by namespace"
+    return over_texts(store, REKEY, "memory/set_terms", update, what)
+
+
+def standing(store: Store) -> int:
+    """Give every memory written before conditions were derived its ``applies_when``, once per
+    store: run at start-up, before the service answers. Returns how many memories are
+    standing instructions (0 when already done)."""
+
+    def update(row: Row) -> dict[str, Any] | None:
+        found = instructions.props(str(row["namespace"]), str(row["content"] or ""))
+        return {"id": row["id"], **found} if found["standing_in"] else None
+
+    return over_texts(store, STANDING, "memory/set_standing", update, "standing instructions")

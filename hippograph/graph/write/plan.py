@@ -14,7 +14,7 @@ from hippograph.graph import chains, memories
 from hippograph.graph.model import Memory, NewMemory, Reinforcement
 from hippograph.graph.store.store import Tx
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import fulltext, standing
+from hippograph.graph.text import fulltext, standing
 from hippograph.graph.write.decide import Decision
 from hippograph.graph.write.neighbours import Vector
 

@@ -55,11 +55,13 @@ from typing import Any
 from hippograph.graph import clock, validate
 from hippograph.graph.model import (
     ChunkPosition,
+    Episode,
     NewMemory,
     Source,
     content_hash,
     now_iso,
     parse_iso,
+    to_episode,
 )
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store import lease
@@ -69,7 +71,7 @@ from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit
 
 log = logging.getLogger(__name__)
-# Applies one logged edit again (``graph.edits.replay``, passed in: the write path sits below
+# Applies one logged edit again (``recall.edits.replay``, passed in: the write path sits below
 # the recall package that feedback lives in); returns the action to count.
 EditReplay = Callable[[Store, str, Row], str]
 
@@ -182,7 +184,7 @@ def _rebuild(
     # its own memory) rather than wiped and left out.
     events = store.read("episode/remember_events", namespace=namespace)
     rows = [r["episode"] for r in store.read("episode/all", namespace=namespace)]
-    turns = [episodes.to_episode(r) for r in rows]
+    turns = [to_episode(r) for r in rows]
     # A turn is replayed when it was first extracted (it may have waited in the buffer while
     # remembers came in; ``episode/reset_extraction`` keeps the time).
     timeline: list[tuple[str, int, Any]] = [
@@ -194,7 +196,7 @@ def _rebuild(
         timeline += [(r["at"], 2, r) for r in store.read("edit/list", namespace=namespace)]
     timeline.sort(key=lambda t: (t[0], t[1]))
     actions: Counter[str] = Counter()
-    waiting: list[episodes.Episode] = []
+    waiting: list[Episode] = []
     last = ""  # when the waiting turns' last one was first extracted
     for at, kind, entry in timeline:
         if kind == 1:
@@ -249,7 +251,7 @@ def _replay_ids(store: Store, namespace: str) -> list[dict[str, Any]]:
 def _flush(
     store: Store,
     embedder: Embedder,
-    waiting: list[episodes.Episode],
+    waiting: list[Episode],
     at: str,
     policy: WritePolicy,
     config: ExtractionConfig,

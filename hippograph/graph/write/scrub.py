@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from hippograph.graph.model import NewMemory
-from hippograph.graph.write import privacy, tagging
+from hippograph.graph.text import privacy
+from hippograph.graph.text.tags import normalize_tag
 
 Filter = Callable[[str, str], str]
 
@@ -76,5 +77,5 @@ def _secret_tags(raw: Sequence[str], keep: Filter, field: str) -> set[str]:
     found = set()
     for i, name in enumerate(raw):
         if keep(name, f"{field}[{i}]") != name:
-            found.add(tagging.normalize_tag(name))
+            found.add(normalize_tag(name))
     return found

@@ -1,6 +1,7 @@
-"""Standing instructions: the condition a memory's instruction applies to (write/standing.py),
-kept on the node wherever its content is written, and matched against the context at recall
-(recall/standing.py), on the real engine and model."""
+"""Standing instructions: the condition a memory's instruction applies to (text/standing.py,
+whose rules tests/graph/text/test_standing.py covers), kept on the node wherever its content is
+written, and matched against the context at recall (recall/standing.py), on the real engine and
+model."""
 
 from __future__ import annotations
 
@@ -14,61 +15,8 @@ from hippograph.graph.recall import rank, retrieval
 from hippograph.graph.recall.candidates import Candidate
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import formation, standing, writepath
+from hippograph.graph.write import formation, migrate, writepath
 from tests.conftest import migration_pending, wipe
-
-
-@pytest.mark.parametrize(
-    ("content", "expected"),
-    [
-        (
-            "User: Always include version numbers when I ask about software dependencies.",
-            "software dependencies",
-        ),
-        ("Never use jargon when I ask for a summary of a paper.", "a summary of a paper"),
-        ("Please format dates month-day-year whenever we discuss deadlines", "deadlines"),
-        ("When I ask about pricing, always quote in euros.", "pricing"),
-        ("Whenever I request code, don't skip the imports!", "code"),
-        (
-            "Thanks, that helps. Always use APA 7th edition when I ask about formatting "
-            "references. What next?",
-            "formatting references",
-        ),
-        ("Make sure to cite sources if I ask about statistics", "statistics"),
-        ("Actually, always quote prices in euros when I ask about costs.", "costs"),
-        ("From now on, never round numbers when we discuss the budget.", "the budget"),
-        ("Oh, and when I ask for recipes, list the ingredients first.", "recipes"),
-    ],
-)
-def test_the_condition_of_an_instruction(content: str, expected: str) -> None:
-    assert standing.condition(content) == expected
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
-        # statements about oneself, not instructions: they open with their subject
-        "Melanie: I always smile when I talk about my kids.",
-        "I never sleep well when I work late.",
-        # an instruction without a condition applies to nothing in particular
-        "Always be kind.",
-        # the assistant's promise is not the person's rule
-        "Assistant: Got it! When you ask about markup, I will always include semantic tags.",
-        # a condition without a directive
-        "When I ask about pricing, it is usually for the shop.",
-        "",
-    ],
-)
-def test_what_is_not_a_standing_instruction(content: str) -> None:
-    assert standing.condition(content) is None
-    assert standing.props("ns", content) == {"applies_when": None, "standing_in": None}
-
-
-def test_a_long_sentence_is_not_read_as_an_instruction() -> None:
-    story = "Always " + "and then we walked on " * 25 + "when I ask about the trip."
-    assert len(story) > standing.MAX_SENTENCE_CHARS
-    assert standing.condition(story) is None
-
 
 PROJECT_CHAT = [
     ("User", "I'm building a budget tracker with Flask and SQLite for my family."),
@@ -177,15 +125,15 @@ def test_a_store_written_before_gets_its_conditions_once(runtime: Runtime, names
         ns=namespace,
         database_=runtime.store.database,
     )
-    migration_pending(runtime.store, standing.MIGRATION)
+    migration_pending(runtime.store, migrate.STANDING)
     question = "Which libraries does this project use?"
     before = _recall(runtime, namespace, question, k=2)
     assert ids[VERSIONS] not in [r.memory.id for r in before.items]
-    assert standing.backfill(runtime.store) >= 2
+    assert migrate.standing(runtime.store) >= 2
     assert _props(runtime, namespace, ids[DATES])["applies_when"] == "deadlines"
     after = _recall(runtime, namespace, question, k=2)
     assert ids[VERSIONS] in [r.memory.id for r in after.items]
-    assert standing.backfill(runtime.store) == 0
+    assert migrate.standing(runtime.store) == 0
 
 
 def test_an_import_derives_the_conditions_again(any_runtime: Runtime, namespace: str) -> None:

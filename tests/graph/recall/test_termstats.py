@@ -16,7 +16,8 @@ from hippograph.graph.recall import retrieval, seeds, termstats
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import fulltext, writepath
+from hippograph.graph.text import fulltext
+from hippograph.graph.write import writepath
 from tests.conftest import wipe
 
 

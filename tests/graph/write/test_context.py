@@ -12,7 +12,8 @@ from hippograph.graph.recall import retrieval
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import context, fulltext, writepath
+from hippograph.graph.text import fulltext
+from hippograph.graph.write import context, writepath
 
 ASK = "Gina: Which bakery sells the best sourdough in town?"
 REPLY = "Jon: Definitely the little place on Rua Augusta, ask for Marta."

@@ -1,12 +1,13 @@
-"""What the full-text index holds: each memory's words keyed by its namespace, kept in step with
-its content on every write, rebuilt once for a store written before (or by another version)."""
+"""What the full-text index holds for a memory (text/fulltext.py), kept in step with its content
+on every write, rebuilt once for a store written before or by another version (migrate.rekey)."""
 
 from __future__ import annotations
 
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
-from hippograph.graph.write import fulltext, writepath
+from hippograph.graph.text import fulltext
+from hippograph.graph.write import migrate, writepath
 from tests.conftest import migration_pending
 
 
@@ -37,15 +38,6 @@ def _terms(rt: Runtime, memory_id: str) -> str | None:
     return rows[0]["t"]
 
 
-def test_words_keys_and_queries() -> None:
-    assert fulltext.words("The Quokka's quokka, 3.14 and a-b " + "z" * 65) == ["quokka", "14"]
-    key = fulltext.namespace_key("team/a")
-    assert key.isalnum() and key.startswith("x") and len(key) == 9
-    assert key == fulltext.namespace_key("team/a") != fulltext.namespace_key("team/b")
-    assert fulltext.indexed("team/a", "Quokka quokka kea") == f"{key}quokka {key}kea"
-    assert fulltext.query("team/a", ["quokka", "kea"]) == f"{key}quokka OR {key}kea"
-
-
 def test_a_written_memory_carries_its_keyed_words(runtime: Runtime, namespace: str) -> None:
     memory_id = _remember(runtime, namespace, "The bilby burrow is under the old gum tree")
     assert _terms(runtime, memory_id) == fulltext.indexed(
@@ -59,7 +51,7 @@ def test_a_written_memory_carries_its_keyed_words(runtime: Runtime, namespace: s
 
 def _rekey_pending(rt: Runtime) -> None:
     """Take away the store's marker that its memories are keyed, as a store of another version."""
-    migration_pending(rt.store, fulltext.MIGRATION)
+    migration_pending(rt.store, migrate.REKEY)
 
 
 def test_a_store_written_before_is_keyed_once_at_start(runtime: Runtime, namespace: str) -> None:
@@ -73,12 +65,12 @@ def test_a_store_written_before_is_keyed_once_at_start(runtime: Runtime, namespa
     )
     _rekey_pending(runtime)
     assert memory_id not in _lexical(runtime, namespace, "potoroo fence")
-    assert fulltext.rekey(runtime.store) >= 1
+    assert migrate.rekey(runtime.store) >= 1
     assert _terms(runtime, memory_id) == fulltext.indexed(
         namespace, "A potoroo dug through the fence last night"
     )
     assert memory_id in _lexical(runtime, namespace, "potoroo fence")
-    assert fulltext.rekey(runtime.store) == 0
+    assert migrate.rekey(runtime.store) == 0
 
 
 def test_keying_again_keeps_the_context_words_a_memory_was_indexed_by(
@@ -104,7 +96,7 @@ def test_keying_again_keeps_the_context_words_a_memory_was_indexed_by(
         database_=runtime.store.database,
     )
     _rekey_pending(runtime)
-    assert fulltext.rekey(runtime.store) >= 1
+    assert migrate.rekey(runtime.store) >= 1
     terms = (_terms(runtime, reply_id) or "").split()
     assert {f"{key}saturday", f"{key}morning", f"{key}sourdough", f"{key}gina"} <= set(terms)
     assert _terms(runtime, reply_id) == fulltext.indexed(namespace, reply, "gina bakery sourdough")

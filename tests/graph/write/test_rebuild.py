@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hippograph.graph import clock, edits, memories
+from hippograph.graph import clock, memories
 from hippograph.graph.errors import NotFound
 from hippograph.graph.model import MemoryFilter, NewMemory, to_iso
-from hippograph.graph.recall import feedback
+from hippograph.graph.recall import edits, feedback
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import episodes, rebuild
 from tests.graph.log_fixtures import active, every, log_runtime, remember, turn

@@ -1,6 +1,6 @@
 -- ArcadeDB indexes only declared properties, and its Cypher CREATE INDEX/CONSTRAINT
 -- does not declare them: the type, its properties, then the index, in SQL.
--- standing_in: the namespace of a standing instruction (write/standing.py), absent on every
+-- standing_in: the namespace of a standing instruction (text/standing.py), absent on every
 -- other memory, so the index holds the instructions only. Its own single-property index, not a
 -- composite one after namespace: ArcadeDB's planner then took a (namespace, standing) index
 -- for the (namespace, memory_type) lookup of the negative rules and read the whole namespace

@@ -1,4 +1,4 @@
--- A namespace's vocabulary (graph/upkeep/vocabulary.py): each word's embedding, declared then
+-- A namespace's vocabulary (graph/vocabulary.py): each word's embedding, declared then
 -- indexed, like a memory's.
 CREATE VERTEX TYPE Word IF NOT EXISTS;
 CREATE PROPERTY Word.embedding IF NOT EXISTS ARRAY_OF_FLOATS;

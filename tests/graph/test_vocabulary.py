@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from hippograph.graph import memories, transfer
+from hippograph.graph import memories, transfer, vocabulary
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall import vocabulary as vocabulary_seeds
@@ -19,7 +19,6 @@ from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.revalidating import Lifetime
 from hippograph.graph.store.store import GraphError
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.upkeep import vocabulary
 from hippograph.graph.write import writepath
 from hippograph.jobs import registry
 from hippograph.jobs.config import JobsConfig

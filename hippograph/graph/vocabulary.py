@@ -6,7 +6,7 @@ memory that shares neither a word nor much embedding similarity with the questio
 vector and full-text seeds both miss.
 
 A word is a ``Word`` node of its namespace (uid ``<namespace>|<word>``, ``text``, ``embedding``)
-in a vector index of its own (`Dialect.word_index`). Words are `write.fulltext.words` (what the
+in a vector index of its own (`Dialect.word_index`). Words are `text.fulltext.words` (what the
 full-text index holds, so recall finds a word's memories there), without those holding a digit
 (a number embeds as noise). `update` adds the words of every memory not stamped with this
 VERSION (new, its content edited, or stamped by an older version) and stamps it: it runs as a
@@ -29,7 +29,7 @@ from hippograph.graph.model import STATUSES, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.write import fulltext
+from hippograph.graph.text import fulltext
 
 # Bumped whenever `words` changes what a memory contributes: every memory is read again.
 VERSION = 1

@@ -14,8 +14,8 @@ from collections.abc import Callable
 import pytest
 
 from hippograph.graph.errors import InvalidInput, SecretRejected
-from hippograph.graph.write import privacy
-from hippograph.graph.write.privacy import Finding
+from hippograph.graph.text import privacy
+from hippograph.graph.text.privacy import Finding
 
 ALNUM = string.ascii_letters + string.digits
 URLSAFE = ALNUM + "_-"

@@ -1,4 +1,4 @@
-"""The other regular forms of a query word (recall/forms.py): what a full-text query for a word
+"""The other regular forms of a query word (text/forms.py): what a full-text query for a word
 the namespace rarely holds also searches."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pytest
 
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import seeds
-from hippograph.graph.recall.forms import forms
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.text.forms import forms
 from tests.graph.recall.test_retrieval import remember
 
 

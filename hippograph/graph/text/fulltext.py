@@ -12,13 +12,13 @@ namespaces sharing a key, one chance in 2^40 a pair, would only share candidates
 
 Both sides are built by `words` here, so what is indexed and what is asked match by
 construction: ASCII letters and digits, lower case, at least two characters, no function words
-(`tagging.FUNCTION_WORDS`: the tagger's longer list also drops days, months and generic verbs,
-which a search must find),
+(`stopwords.FUNCTION_WORDS`: the tagger's longer list also drops days, months and generic
+verbs, which a search must find),
 at most MAX_WORD characters (Lucene's standard tokenizer cuts longer tokens into pieces the
 key would not prefix). ``content`` itself is not indexed; BM25 scores are computed on it over
 the namespace's own statistics (`recall.termstats`).
 
-A memory said in a session is also indexed by its context (`context`): the words of the memory
+A memory said in a session is also indexed by its context (`write.context`): the words of the memory
 written before it in that session that it does not hold itself, keyed the same way. A reply
 ("How about this series?") is found by what it answers ("any book you'd recommend?"), and the
 stored content does not change. Recall scores a context word at a fraction of a content word
@@ -32,9 +32,7 @@ import functools
 import hashlib
 import re
 
-from hippograph.graph.store.store import Row, Store
-from hippograph.graph.write import migrate
-from hippograph.graph.write.tagging import FUNCTION_WORDS
+from hippograph.graph.text.stopwords import FUNCTION_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 MAX_WORD = 64
@@ -42,9 +40,8 @@ MAX_WORD = 64
 # of more words spends its posting budget on words that add little.
 MAX_QUERY_WORDS = 32
 # Bumped whenever `words` or `namespace_key` change what a memory is indexed by: a store whose
-# memories were keyed by another version has them keyed again at start-up (`rekey`).
+# memories were keyed by another version has them keyed again at start-up (`write.migrate.rekey`).
 VERSION = 2
-MIGRATION = f"fulltext_terms:{VERSION}"
 
 
 def tokens(text: str) -> list[str]:
@@ -101,19 +98,4 @@ def context_of(namespace: str, content: str, terms: str | None) -> str:
         t[len(key) :]
         for t in (terms or "").split()
         if t.startswith(key) and t[len(key) :] not in own
-    )
-
-
-def rekey(store: Store) -> int:
-    """Give every memory its ``ft_terms`` of this VERSION, once per store (a store written
-    before words were keyed by namespace, or by another version): run at start-up, before
-    the service answers. Returns how many memories were changed (0 when already done)."""
-
-    def update(row: Row) -> dict[str, object] | None:
-        namespace, content = str(row["namespace"]), str(row["content"] or "")
-        wanted = indexed(namespace, content, context_of(namespace, content, row["ft_terms"]))
-        return {"id": row["id"], "ft_terms": wanted} if row["ft_terms"] != wanted else None
-
-    return migrate.over_texts(
-        store, MIGRATION, "memory/set_terms", update, "full-text words keyed by namespace"
     )

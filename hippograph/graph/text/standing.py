@@ -8,8 +8,8 @@ numbers. So the request it applies to, its condition ("software dependencies"), 
 node (``applies_when``, with ``standing_in``, its namespace, which only instructions carry and an
 index holds, so that a namespace's rules are found without reading the namespace),
 derived from the content wherever the content is written: created, updated by a write decision,
-imported, and once for the memories a store held before (``backfill``). Recall matches a
-context against the conditions (`recall.standing`).
+imported, and once for the memories a store held before (`write.migrate.standing`). Recall
+matches a context against the conditions (`recall.standing`).
 
 What counts, by rules only (no model): an imperative sentence, one that opens with a directive
 (always, never, don't, do not, make sure, be sure, remember to, avoid, only, please ...) and
@@ -23,9 +23,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-
-from hippograph.graph.store.store import Row, Store
-from hippograph.graph.write import migrate
 
 # The longest condition kept, and the longest sentence read as an instruction: instructions
 # are short; a long sentence holding "when I ask" is a story or an explanation.
@@ -61,9 +58,6 @@ _SPEAKER = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _SPACE = re.compile(r"\s+")
 
-# The migration that gives the memories a store held before their conditions (``backfill``).
-MIGRATION = "standing-conditions-v2"
-
 
 def condition(content: str) -> str | None:
     """The request ``content`` is a standing instruction for (its first one), or None."""
@@ -86,17 +80,3 @@ def props(namespace: str, content: str) -> dict[str, Any]:
     that replaces the content removes them)."""
     found = condition(content)
     return {"applies_when": found, "standing_in": namespace if found else None}
-
-
-def backfill(store: Store) -> int:
-    """Give every memory written before conditions were derived its ``applies_when``, once per
-    store: run at start-up, before the service answers. Returns how many memories are
-    standing instructions (0 when already done)."""
-
-    def update(row: Row) -> dict[str, Any] | None:
-        found = props(str(row["namespace"]), str(row["content"] or ""))
-        return {"id": row["id"], **found} if found["standing_in"] else None
-
-    return migrate.over_texts(
-        store, MIGRATION, "memory/set_standing", update, "standing instructions"
-    )
