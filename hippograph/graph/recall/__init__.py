@@ -4,5 +4,5 @@ the answer (``surface``), configured by ``recall_config``; ``termstats`` scores 
 hits and budgets their queries by the namespace's statistics, ``feedback`` is post-recall
 upkeep and explicit feedback.
 
-May import ``store``, ``models``, the root modules and ``write.tagging``'s vocabulary.
+May import ``store``, ``models``, ``text`` and the root modules.
 """

@@ -246,11 +246,11 @@ def feedback(
     helpful: bool,
     now: datetime | None = None,
     *,
-    config: FeedbackConfig = DEFAULT_FEEDBACK,
     log: bool = True,
 ) -> Rating:
     """Rate a memory. Helpful: base confidence + ``helpful_delta`` (capped at 1), confirmed, and
-    counted as a use. Unhelpful: base confidence x ``unhelpful_factor``. Raises NotFound.
+    counted as a use. Unhelpful: base confidence x ``unhelpful_factor`` (``DEFAULT_FEEDBACK``'s:
+    no caller tunes them). Raises NotFound.
     ``log``: append the rating to the namespace's edit log (``memories.log_edit``) for
     ``rebuild``; False when it replays one."""
     validate.namespace(namespace)
@@ -266,11 +266,11 @@ def feedback(
         r = dict(rows[0])
         initial = float(r["initial"])
         if helpful:
-            r["initial"] = min(1.0, initial + config.helpful_delta)
+            r["initial"] = min(1.0, initial + DEFAULT_FEEDBACK.helpful_delta)
             r["last_accessed"] = stamp
         else:
-            r["initial"] = initial * config.unhelpful_factor
-        row = _confidence_row(r, stamp, config.decay)
+            r["initial"] = initial * DEFAULT_FEEDBACK.unhelpful_factor
+        row = _confidence_row(r, stamp, DEFAULT_FEEDBACK.decay)
         row["confirmed_at"] = stamp if helpful else None
         tx.run("feedback/set_confidence", namespace=namespace, rows=[row])
         if log:
