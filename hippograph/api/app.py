@@ -96,7 +96,7 @@ async def healthz(request: Request) -> JSONResponse:
 def _warm(rt: Runtime) -> None:
     """Warm the recall path (``warmup.warm``); best effort: a failure is logged, not fatal."""
     try:
-        warmup.warm(rt.store, rt.embedder, config=rt.cascade, limits=rt.limits)
+        warmup.warm(rt.store, rt.embedder, config=rt.cascade, services=rt.services)
     except Exception:  # noqa: BLE001 - a cold first recall is better than no server
         log.warning("recall warm-up failed; the first recall will be slower", exc_info=True)
 

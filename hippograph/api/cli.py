@@ -280,7 +280,7 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
             args.namespace,
             request,
             config=rt.cascade,
-            checks=retrieval.Checks(limits=rt.limits, verifier=rt.verifier),
+            services=rt.services,
         )
         rt.after_recall(args.namespace, args.context, found)
         return found

@@ -141,7 +141,7 @@ class MemoryQuery:
             namespace,
             request,
             config=rt.cascade,
-            checks=retrieval.Checks(limits=rt.limits, verifier=rt.verifier),
+            services=rt.services,
         )
         rt.after_recall(namespace, context, result)
         return RecallResult.of(result)

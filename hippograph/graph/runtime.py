@@ -14,10 +14,11 @@ from typing import Protocol
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import bundle, feedback
 from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
+from hippograph.graph.recall.caches import RecallCaches
 from hippograph.graph.recall.nextturn import NextTurn
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
-from hippograph.graph.recall.retrieval import Recalled, RecallResult
+from hippograph.graph.recall.retrieval import Recalled, RecallResult, Services
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
 from hippograph.graph.text import privacy
@@ -87,6 +88,8 @@ class Runtime:
     next_turn: NextTurn | None = None
     # Relevance verification by the configured LLM (None: no LLM configured).
     verifier: Verifier | None = None
+    # Recall's thread pools and caches, shut down on close.
+    caches: RecallCaches = field(default_factory=RecallCaches)
 
     @classmethod
     def assemble(cls, settings: Settings, store: Store, embedder: Embedder) -> Runtime:
@@ -130,6 +133,12 @@ class Runtime:
         return self.policy.limits
 
     @property
+    def services(self) -> Services:
+        """What this runtime's recalls use besides the cascade: its limits, verifier and
+        caches."""
+        return Services(limits=self.limits, verifier=self.verifier, caches=self.caches)
+
+    @property
     def cascade(self) -> CascadeConfig:
         """The retrieval cascade, with the configured edge-confidence floor and vocabulary
         seeds."""
@@ -141,8 +150,10 @@ class Runtime:
     def context_bundle(self, namespace: str, request: ContextRequest) -> ContextBundle:
         """A context bundle (``graph.recall.bundle``) with this runtime's cascade and limits;
         its recall feeds post-retrieval maintenance like any recall."""
+        # Without the verifier: a bundle's recall is not verified.
+        services = Services(limits=self.limits, caches=self.caches)
         found = bundle.build(
-            self.store, self.embedder, namespace, request, self.cascade, limits=self.limits
+            self.store, self.embedder, namespace, request, self.cascade, services=services
         )
         self.after_recall(namespace, request.context, found.result)
         return found
@@ -166,6 +177,7 @@ class Runtime:
             self.background.close()
             for close in self.closers:
                 close()
+            self.caches.close()  # its refreshes read the store: before the store closes
         finally:
             self.store.close()
 

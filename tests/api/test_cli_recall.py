@@ -4,6 +4,7 @@ and a local server speaking the OpenAI chat API."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,12 @@ from tests.graph.llm_server import Endpoint, serve
 @pytest.fixture
 def endpoint() -> Iterator[Endpoint]:
     yield from serve()
+
+
+def recall_threads() -> set[threading.Thread]:
+    """The live threads of recall's pools (`graph.recall.caches`), any owner's."""
+    prefixes = ("hippograph-recall", "hippograph-termstats", "hippograph-vocabulary")
+    return {t for t in threading.enumerate() if t.name.startswith(prefixes)}
 
 
 def run(argv: list[str], settings: Settings) -> int:
@@ -53,7 +60,9 @@ def test_recall_verifies_flags_and_answers_gaps(
 
     endpoint.content = json.dumps({"relevant": [tea]})
     argv = ["recall", "what tea does Ada drink", "-n", "cli", "--include-gap", "--verify"]
+    before = recall_threads()
     assert run([*argv, "--rejected", "flag"], settings) == 0
+    assert recall_threads() <= before  # the command's runtime shut its recall pools down
     out = capsys.readouterr().out
     line = {m: next(x for x in out.splitlines() if m in x) for m in (tea, shop)}
     assert "[REJECTED]" not in line[tea]

@@ -14,6 +14,7 @@ from hippograph.graph import memories, transfer, vocabulary
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall import vocabulary as vocabulary_seeds
+from hippograph.graph.recall.caches import WordVectors
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.revalidating import Lifetime
@@ -174,7 +175,7 @@ def test_the_vocabulary_held_in_memory_finds_what_an_exact_scan_finds(
     remember(rt, namespace, *ART)
     added = vocabulary.update(rt.store, rt.embedder, namespace).words
     loader = Deferred()
-    words = vocabulary_seeds.WordVectors(loader=loader, page=7)  # several pages
+    words = WordVectors(loader=loader, page=7)  # several pages
     assert words.get(rt.store, namespace) is None  # nothing held yet: a load is queued
     assert words.get(rt.store, namespace) is None and len(loader.jobs) == 1  # queued once
     loader.run()
@@ -207,20 +208,16 @@ def test_a_failed_load_is_tried_again_later_not_on_every_recall(
 
     monkeypatch.setattr(runtime.store, "read", failing)
     loader = Deferred()
-    words = vocabulary_seeds.WordVectors(
-        loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=60.0, max_s=600.0)
-    )
+    words = WordVectors(loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=60.0, max_s=600.0))
     words.get(runtime.store, namespace)
     loader.run()  # fails: nothing held, the index serves, no load queued until min_ttl_s
     failed = words.get(runtime.store, namespace)
     assert failed is not None and failed.words == () and not loader.jobs
     # The recall itself still finds its near words, by the word index.
     query = runtime.embedder.embed(["When is the ceramics lesson?"])[0]
-    assert "pottery" in vocabulary_seeds.near_words(runtime.store, namespace, query, NARROW)
+    assert "pottery" in vocabulary_seeds.near_words(runtime.store, namespace, query, NARROW, words)
     # Once its wait is over, the next read queues the load again, which now succeeds.
-    soon = vocabulary_seeds.WordVectors(
-        loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=0.0, max_s=0.0)
-    )
+    soon = WordVectors(loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=0.0, max_s=0.0))
     soon.get(runtime.store, namespace)
     loader.run()  # fails too
     assert soon.get(runtime.store, namespace) is not None and len(loader.jobs) == 1
@@ -241,7 +238,7 @@ def test_the_vocabulary_held_in_memory_is_reloaded_and_bounded(
         vocabulary.update(runtime.store, runtime.embedder, other)
         loader = Deferred()
         # Always expired: every read queues a reload and answers what is held meanwhile.
-        words = vocabulary_seeds.WordVectors(
+        words = WordVectors(
             loader=loader, lifetime=Lifetime(cost_ratio=100.0, min_s=0.0, max_s=0.0)
         )
         words.get(runtime.store, namespace)
@@ -254,13 +251,13 @@ def test_the_vocabulary_held_in_memory_is_reloaded_and_bounded(
         again = words.get(runtime.store, namespace)
         assert again is not None and {"kiln", "broke"} <= set(again.words)
         # A vocabulary over the per-namespace bound is not held: the word index serves it.
-        small = vocabulary_seeds.WordVectors(loader=loader, per_namespace=3)
+        small = WordVectors(loader=loader, per_namespace=3)
         small.get(runtime.store, namespace)
         loader.run()
         too_big = small.get(runtime.store, namespace)
         assert too_big is not None and too_big.words == () and too_big.matrix is None
         # Past the bound on all words held, the least recently used namespace goes.
-        bounded = vocabulary_seeds.WordVectors(loader=loader, max_words=7)
+        bounded = WordVectors(loader=loader, max_words=7)
         bounded.get(runtime.store, namespace)
         loader.run()
         bounded.get(runtime.store, other)

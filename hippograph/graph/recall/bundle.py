@@ -123,7 +123,7 @@ def build(
     request: ContextRequest,
     config: CascadeConfig = DEFAULT_CASCADE,
     *,
-    limits: validate.Limits = validate.Limits(),  # noqa: B008 - immutable
+    services: retrieval.Services = retrieval.Services(),  # noqa: B008 - frozen
 ) -> ContextBundle:
     """Recall for ``request.context`` and assemble the bundle (see the module docstring)."""
     valid_budget(request.budget)
@@ -140,7 +140,7 @@ def build(
             include_history=True,
         ),
         config,
-        checks=retrieval.Checks(limits=limits),
+        services=services,
     )
     counter = counter_for(embedder)
     rules = [_Entry(r, True, r.memory.content) for r in result.items if r.flagged]

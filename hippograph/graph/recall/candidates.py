@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from hippograph.graph.model import effective_confidence
+from hippograph.graph.recall.caches import RecallCaches
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.results import RecallRequest, Step
 from hippograph.graph.store.store import Store
@@ -117,6 +118,7 @@ class Query:
     # The scope and time filters every seed statement takes ($project, $session_id, $as_of).
     scope: dict[str, Any]
     as_of: str | None
+    caches: RecallCaches  # the pools and caches kept between recalls (the runtime's)
 
     @property
     def seed_statuses(self) -> list[str]:

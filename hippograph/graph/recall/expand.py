@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from hippograph.graph.recall.caches import RecallCaches
 from hippograph.graph.recall.candidates import Candidate, Pool, Query, Ranking
 from hippograph.graph.recall.recall_config import CascadeConfig, SpreadConfig
 from hippograph.graph.recall.results import Step
-from hippograph.graph.recall.seeds import POOL, relevance
-from hippograph.graph.store.revalidating import Revalidating
+from hippograph.graph.recall.seeds import relevance
 from hippograph.graph.store.store import Store
 from hippograph.graph.store.store import vector as as_vector
 
@@ -22,7 +22,8 @@ def spread(q: Query, pool: Pool) -> None:
     if len(pool.candidates) > q.config.spread.frontier:
         # The first hop expands the most relevant seeds only: score them before it.
         score(q, pool, list(pool.candidates))
-    expand(q, pool, active_count(q.store, q.namespace) if q.config.spread.depth else 0)
+    total = active_count(q.caches, q.store, q.namespace) if q.config.spread.depth else 0
+    expand(q, pool, total)
     rest = [i for i, c in pool.candidates.items() if c.ranking is None]
     if rest:  # no expansion ran, or a successor or a seed it did not reach
         score(q, pool, rest)
@@ -124,20 +125,9 @@ def receive(
     return touched
 
 
-# Active memories per (store, namespace): it only scales tag rarity, log(n / degree) / log(n),
-# which moves by under 1% when n moves by 10% (n >= 1,000, degree <= max_tag_degree), so a
-# count somewhat old is as good as an exact one. Counting costs ~n records read (100k memories:
-# ~0.5 s of engine time), so a count is kept 1,000 times as long as it took (a small namespace
-# is recounted every few seconds, 100k every ~8 minutes), an expired one still used while a
-# fresh one is counted off the query's path.
-SIZES: Revalidating[tuple[Store, str], int] = Revalidating(
-    lambda key: int(key[0].read("memory/count", namespace=key[1], statuses=["active"])[0]["count"]),
-    refresh=POOL,
-)
-
-
-def active_count(store: Store, namespace: str) -> int:
-    return SIZES.get((store, namespace))
+def active_count(caches: RecallCaches, store: Store, namespace: str) -> int:
+    """The namespace's active memories, as ``caches`` last counted them (a tag's rarity)."""
+    return caches.sizes.get((store, namespace))
 
 
 def edge_weight(kind: str, w: Any, degree: Any, config: SpreadConfig, total: int) -> float:

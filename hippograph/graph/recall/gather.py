@@ -15,7 +15,6 @@ from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import standing
 from hippograph.graph.recall.candidates import Pool, Query
 from hippograph.graph.recall.seeds import (
-    POOL,
     fulltext_hits,
     query_words,
     seeds,
@@ -29,24 +28,24 @@ from hippograph.graph.store.store import Store
 
 def gather(q: Query, embedder: Embedder) -> Pool:
     """The pool of ``q``'s seeds, each source's hits kept for scoring (see the module)."""
-    config = q.config.gather
-    fulltext_job = POOL.submit(
-        fulltext_hits, q.store, q.namespace, q.cues.searched, q.seed_statuses, q.scope, q.config
-    )
+    config, threads = q.config.gather, q.caches.pool
+    fulltext_job = threads.submit(fulltext_hits, q, q.cues.searched, q.seed_statuses)
     rules_job = (
-        POOL.submit(standing.rules, q.store, q.namespace, q.statuses, q.scope, q.config)
+        threads.submit(standing.rules, q.store, q.namespace, q.statuses, q.scope, q.config)
         if config.standing_rules > 0
         else None
     )
-    negatives = POOL.submit(triggered, q.store, q.namespace, q.context, q.scope, q.config)
-    hidden = POOL.submit(_hidden, q.store, q.namespace, q.as_of) if q.as_of else None
+    negatives = threads.submit(triggered, q.store, q.namespace, q.context, q.scope, q.config)
+    hidden = threads.submit(_hidden, q.store, q.namespace, q.as_of) if q.as_of else None
     t0 = time.perf_counter()
     query = embedder.embed([q.cues.searched])[0]
     embed_ms = (time.perf_counter() - t0) * 1000
     pool = Pool(query=query, negatives=negatives, hidden=hidden, embed_ms=embed_ms)
     if rules_job is not None:
         # Matched against the question itself, before feedback moves it.
-        applying = standing.matching(rules_job.result(), embedder, pool.query, q.config)
+        applying = standing.matching(
+            rules_job.result(), embedder, pool.query, q.config, q.caches.conditions
+        )
         pool.standing = {i: cosine for i, (_, cosine) in applying.items()}
         pool.eids.update((i, eid) for i, (eid, _) in applying.items())
     fulltext = fulltext_job.result()
@@ -56,7 +55,7 @@ def gather(q: Query, embedder: Embedder) -> Pool:
     # The vocabulary seeds need the query vector and the full-text hits (what they found is not
     # the vocabulary's to seed), and run beside the vector search; turned off, nothing runs.
     vocabulary_job = (
-        POOL.submit(
+        threads.submit(
             vocabulary_hits, q, pool.query, set(query_words(q.cues.searched)), list(pool.fulltext)
         )
         if config.vocabulary_seeds > 0

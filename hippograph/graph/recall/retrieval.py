@@ -30,8 +30,9 @@ for; negative memories whose trigger patterns match the context are always surfa
 ``recall`` reads the question (``prepare``: its ``candidates.Query`` and ``Cues``) and runs five
 stages over one ``candidates.Pool``, each in its own module with its own config: gather
 (`gather`, steps 1-3), spread (`expand`, 4), score (`rank.rank`, 5), choose (`rank.choose`: the
-kept candidates and the session filter) and answer (`surface.answer`). ``results`` holds the
-request and answer records; ``recipes`` the named cascades.
+kept candidates and the session filter) and answer (`surface.answer`), with the ``Services``
+the caller passes (its limits, verifier and the pools and caches kept between recalls:
+`caches`). ``results`` holds the request and answer records; ``recipes`` the named cascades.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from hippograph.graph import validate
 from hippograph.graph.model import MEMORY_TYPES, STATUSES, scopes
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import cues
+from hippograph.graph.recall.caches import DEFAULT, RecallCaches
 from hippograph.graph.recall.candidates import Cues, Query
 from hippograph.graph.recall.expand import spread
 from hippograph.graph.recall.gather import gather
@@ -55,37 +57,20 @@ from hippograph.graph.recall.results import Recalled as Recalled
 from hippograph.graph.recall.results import RecallRequest as RecallRequest
 from hippograph.graph.recall.results import RecallResult as RecallResult
 from hippograph.graph.recall.results import Step as Step
-from hippograph.graph.recall.seeds import POOL
 from hippograph.graph.recall.seeds import query_words as query_words
 from hippograph.graph.recall.surface import REJECTED as REJECTED
 from hippograph.graph.recall.surface import answer
 from hippograph.graph.recall.verify import Verifier
-from hippograph.graph.store.revalidating import Revalidating
 from hippograph.graph.store.store import Store
-
-# The namespace's speakers (the speaker cue): cached like the namespace's size (expand.SIZES), so
-# a new speaker counts as a cue within seconds (5 s for a read that takes ~1 ms), not on the very
-# next recall.
-_SPEAKERS: Revalidating[tuple[Store, str], list[str]] = Revalidating(
-    lambda key: [r["name"] for r in key[0].read("recall/speakers", namespace=key[1])],
-    refresh=POOL,
-)
-# Its speakers' mean memory lengths (which of them restate: rank.restating), cached the same way.
-_LENGTHS: Revalidating[tuple[Store, str], dict[str, float]] = Revalidating(
-    lambda key: {
-        r["name"]: float(r["length"])
-        for r in key[0].read("recall/speaker_lengths", namespace=key[1])
-    },
-    refresh=POOL,
-)
 
 
 @dataclass(frozen=True, kw_only=True)
-class Checks:
-    """What a recall checks besides its ranking."""
+class Services:
+    """What a recall uses besides its store, model and cascade."""
 
     limits: validate.Limits = validate.Limits()  # the request's bounds (context size, k)
     verifier: Verifier | None = None  # checks the best candidates when asked (the LLM)
+    caches: RecallCaches = DEFAULT  # pools and caches kept between recalls (the runtime's)
 
 
 def recall(
@@ -95,16 +80,16 @@ def recall(
     request: RecallRequest,
     config: CascadeConfig = DEFAULT_CASCADE,
     *,
-    checks: Checks = Checks(),  # noqa: B008 - immutable
+    services: Services = Services(),  # noqa: B008 - frozen; its caches the shared default
 ) -> RecallResult:
     """The memories relevant to ``request.context``, best first (see the module docstring)."""
     started = time.perf_counter()
-    q = prepare(store, namespace, request, config, checks.limits)
+    q = prepare(store, namespace, request, config, services)
     pool = gather(q, embedder)
     spread(q, pool)
     ranked, best = rank(q, pool)
     chosen, reset = choose(q, pool, ranked)
-    result = answer(q, pool, chosen, best, checks.verifier)
+    result = answer(q, pool, chosen, best, services.verifier)
     return replace(result, topic_reset=reset, total_ms=(time.perf_counter() - started) * 1000)
 
 
@@ -113,14 +98,14 @@ def prepare(
     namespace: str,
     request: RecallRequest,
     config: CascadeConfig,
-    limits: validate.Limits,
+    services: Services,
 ) -> Query:
     """The validated request as the stages read it, with its cues. As of a past time every
     status may have been current, and the seed statements take only what was current then
     ($as_of), so that later memories do not fill the seeds and leave fewer than k."""
     validate.namespace(namespace)
-    context = validate.content(request.context, limits, "context")
-    k = validate.top_k(request.k, limits)
+    context = validate.content(request.context, services.limits, "context")
+    k = validate.top_k(request.k, services.limits)
     for i, t in enumerate(request.memory_types):
         validate.choice(t, MEMORY_TYPES, f"memoryTypes[{i}]")
     validate.choice(request.rejected, REJECTED, "rejected")
@@ -138,24 +123,28 @@ def prepare(
         context=context,
         k=k,
         config=config,
-        cues=read_cues(store, namespace, context, config),
+        cues=read_cues(store, namespace, context, config, services.caches),
         statuses=statuses,
         scope={"scopes": scopes(request.project, request.session_id), "as_of": as_of},
         as_of=as_of,
+        caches=services.caches,
     )
 
 
-def read_cues(store: Store, namespace: str, context: str, config: CascadeConfig) -> Cues:
+def read_cues(
+    store: Store, namespace: str, context: str, config: CascadeConfig, caches: RecallCaches
+) -> Cues:
     """The context's cues: the speakers it names and the reporting frame leave the searched
     text; "you" in a question about what was said before is the one restating speaker (an
-    assistant), where one restates."""
+    assistant), where one restates. The namespace's speakers and their lengths are read
+    through ``caches``."""
     score = config.score
     restates = (
-        restating(_LENGTHS.get((store, namespace)), config.cues.restating_ratio)
+        restating(caches.lengths.get((store, namespace)), config.cues.restating_ratio)
         if score.restating_activation < 1 or score.addressee_weight > 0
         else frozenset()
     )
-    searched, named = cues.focus(context, _SPEAKERS.get((store, namespace)))
+    searched, named = cues.focus(context, caches.speakers.get((store, namespace)))
     if config.cues.unframe:
         searched = cues.unframe(searched)
     asks_you = (

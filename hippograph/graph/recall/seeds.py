@@ -7,7 +7,7 @@ replaced by its successor."""
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -15,15 +15,13 @@ import numpy as np
 from hippograph.graph.recall import termstats
 from hippograph.graph.recall.candidates import Candidate, Hits, Pool, Query
 from hippograph.graph.recall.recall_config import CascadeConfig, RelevanceConfig
-from hippograph.graph.store.store import Row, Store
+from hippograph.graph.store.store import Row
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.text import forms as inflections
 from hippograph.graph.text import fulltext
 
 # The tag the tagger gives a memory for who said it (write.tagging): speaker:<name>.
 SPEAKER_TAG = "speaker:"
-# Reads of one recall that can run beside the query embedding (full-text seeds, negative rules).
-POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hippograph-recall")
 
 
 def query_words(text: str) -> list[str]:
@@ -31,26 +29,21 @@ def query_words(text: str) -> list[str]:
     return fulltext.words(text)[: fulltext.MAX_QUERY_WORDS]
 
 
-def fulltext_hits(
-    store: Store,
-    ns: str,
-    text: str,
-    statuses: list[str],
-    scope: dict[str, Any],
-    config: CascadeConfig,
-) -> Hits:
-    """Full-text hits (id -> BM25 by the namespace's statistics, best first), which of them are
-    not active (superseded, archived), and their element ids. The index only finds them: its
-    own scores use every namespace's statistics (see `termstats`)."""
+def fulltext_hits(q: Query, text: str, statuses: list[str]) -> Hits:
+    """Full-text hits for ``text`` among ``q``'s memories of ``statuses`` (on a recall, the
+    query's searched text and seed statuses): id -> BM25 by the namespace's statistics, best
+    first, which of them are not active (superseded, archived), and their element ids. The
+    index only finds them: its own scores use every namespace's statistics (see `termstats`)."""
+    store, ns, scope, config = q.store, q.namespace, q.scope, q.config
     words = query_words(text)
     if not words or config.gather.fulltext_hits <= 0:
         return Hits({}, set(), {})
-    stats = termstats.for_store(store)
-    words, groups = _with_forms(ns, words, stats, config)
+    stats = q.caches.frequencies(store)
+    words, groups = _with_forms(ns, words, stats, q.caches.counter, config)
     # The index is asked for the rarer words only (the budget); the hits they find are scored
     # by every word, a frequent one included (Lucene's common-terms query: the frequent words
     # rank what the rare ones found).
-    searched = stats.select(ns, words, termstats.COUNTER)
+    searched = stats.select(ns, words, q.caches.counter)
     if not searched:
         return Hits({}, set(), {})
     k = config.gather.fulltext_hits
@@ -84,7 +77,11 @@ def fulltext_hits(
 
 
 def _with_forms(
-    ns: str, words: list[str], stats: termstats.TermFrequencies, config: CascadeConfig
+    ns: str,
+    words: list[str],
+    stats: termstats.TermFrequencies,
+    counter: Executor,
+    config: CascadeConfig,
 ) -> tuple[list[str], dict[str, str]]:
     """The query words and the other forms of each word the namespace holds fewer than
     ``config.gather.forms_below`` times (`forms`: "camped" also searches camp, camps, camping;
@@ -92,11 +89,12 @@ def _with_forms(
     A word used often in the asked form is not widened (more of the same topic, not more
     answers), nor is a form the namespace is known not to hold. The counts are `termstats`'s
     (the words', then the forms' of the rare ones), taken on the query's path in a namespace
-    small enough; in a bigger one a word not counted yet is widened, and its forms searched."""
-    known = stats.counted(ns, words, termstats.COUNTER)
+    small enough; in a bigger one a word not counted yet is widened, and its forms searched
+    (counted on ``counter``)."""
+    known = stats.counted(ns, words, counter)
     rare = [w for w in words if known.get(w, 0) < config.gather.forms_below]
     forms = {w: list(inflections.forms(w)) for w in rare}
-    known.update(stats.counted(ns, [f for fs in forms.values() for f in fs], termstats.COUNTER))
+    known.update(stats.counted(ns, [f for fs in forms.values() for f in fs], counter))
     groups: dict[str, str] = {word: word for word in words}
     for word in rare:
         for form in forms[word]:

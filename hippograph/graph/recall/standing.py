@@ -68,20 +68,22 @@ class ConditionVectors:
         return rows
 
 
-VECTORS = ConditionVectors()
-
-
 def matching(
-    found: list[Row], embedder: Embedder, query: Any, config: CascadeConfig
+    found: list[Row],
+    embedder: Embedder,
+    query: Any,
+    config: CascadeConfig,
+    vectors: ConditionVectors,
 ) -> dict[str, tuple[str, float]]:
     """The standing instructions of ``found`` whose condition the context (its embedding
     ``query``) asks about: id -> (element id, cosine of the condition to the context), best
-    first, at most ``standing_rules``, each at least ``standing_floor``."""
+    first, at most ``standing_rules``, each at least ``standing_floor``; their conditions'
+    embeddings held in ``vectors`` (the runtime's: `caches`)."""
     found = [r for r in found if r["condition"]]
     if not found or config.gather.standing_rules <= 0:
         return {}
-    vectors = VECTORS.get(embedder, [str(r["condition"]) for r in found])
-    cosines = vectors @ np.asarray(query, dtype=np.float32)
+    embedded = vectors.get(embedder, [str(r["condition"]) for r in found])
+    cosines = embedded @ np.asarray(query, dtype=np.float32)
     order = sorted(range(len(found)), key=lambda i: (-float(cosines[i]), found[i]["id"]))
     return {
         found[i]["id"]: (found[i]["eid"], float(cosines[i]))

@@ -31,11 +31,11 @@ the namespace (ArcadeDB loads each node to check it, ~15-30 us a posting on a bu
 the 100,000-memory latency store a new query's words took 580 ms at p50 to count), so a bigger
 namespace counts new words in the background as before, keeps them meanwhile, and its first
 ask of a word may differ from later ones. A count is reused for TERM_TTL_S seconds, then
-recounted off the query's path on a thread of its own (COUNTER) while the old one still steers;
-at most MAX_TERMS are kept, the oldest dropped first. A word not counted yet is kept, and
-scored by the active hits that contain it (exact when the index handed over every hit of the
-namespace, as it does unless the words match more of its memories than
-`CascadeConfig.gather.fulltext_max_candidates`).
+recounted off the query's path on a thread of its own (`caches.RecallCaches.counter`) while
+the old one still steers; at most MAX_TERMS are kept, the oldest dropped first. A word not
+counted yet is kept, and scored by the active hits that contain it (exact when the index
+handed over every hit of the namespace, as it does unless the words match more of its
+memories than `CascadeConfig.gather.fulltext_max_candidates`).
 
 Until its count arrives, a big namespace's new word is estimated from a sample: about
 SAMPLE_SIZE of its active memories drawn at random (`Sample`, taken off the query's path the
@@ -59,10 +59,9 @@ import logging
 import math
 import threading
 import time
-import weakref
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from hippograph.graph.recall.recall_config import GatherConfig
@@ -82,10 +81,8 @@ K1 = 1.2
 B = 0.75
 # Counted without a budget (Neo4j): a bound that never binds, for the statement's LIMIT.
 UNCAPPED = 2**31 - 1
-# Counts run off the query's path on one thread, so they never hold up recalls.
 # Plain BM25: no context words, no cap on a word's share (what `score` does unless told).
 PLAIN = GatherConfig(context_weight=0.0, df_share=1.0)
-COUNTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-termstats")
 
 
 @dataclass(frozen=True)
@@ -96,15 +93,10 @@ class Corpus:
     avg_length: float
 
 
-# Like the namespace's size for tag rarity (expand.SIZES): an average somewhat old moves scores
-# little, so it is recounted off the query's path, 1,000 times as long as counting took.
-CORPUS: Revalidating[tuple[Store, str], Corpus] = Revalidating(
-    lambda key: _corpus(key[0].read("recall/corpus_stats", namespace=key[1])),
-    refresh=COUNTER,
-)
-
-
-def _corpus(rows: list[Row]) -> Corpus:
+def read_corpus(key: tuple[Store, str]) -> Corpus:
+    """The namespace ``key`` names' statistics, read now (cached by `caches`)."""
+    store, namespace = key
+    rows = store.read("recall/corpus_stats", namespace=namespace)
     row = rows[0] if rows else {}
     return Corpus(int(row.get("size") or 0), float(row.get("avg_length") or 0.0))
 
@@ -190,6 +182,7 @@ class TermFrequencies:
 
     budget: postings a query may cost (None: no budget, every word kept); counts stop at
         budget + 1, beyond which only "too many" matters.
+    corpus: the namespaces' sizes and average lengths, cached (the runtime's: `caches`).
     ttl: seconds a count is reused before it is counted again (still used meanwhile).
     on_path_max: a namespace of at most this many active memories counts new words on the
         query's path (see the module docstring).
@@ -200,11 +193,13 @@ class TermFrequencies:
         store: Store,
         budget: int | None,
         *,
+        corpus: Revalidating[tuple[Store, str], Corpus],
         ttl: float = TERM_TTL_S,
         on_path_max: int = ON_PATH_MAX,
     ) -> None:
         self._store = store
         self.budget = budget
+        self._corpus = corpus
         self.on_path_max = on_path_max
         self._ttl = ttl
         self._known: dict[tuple[str, str], tuple[float, int]] = {}
@@ -266,7 +261,7 @@ class TermFrequencies:
         """Whether ``namespace`` is small enough to count new words on the query's path (not
         when its size cannot be read: its words are then counted later, like a big one's)."""
         try:
-            return CORPUS.get((self._store, namespace)).size <= self.on_path_max
+            return self._corpus.get((self._store, namespace)).size <= self.on_path_max
         except Exception:
             log.warning("reading a namespace's size failed; its new words are counted later")
             return False
@@ -285,7 +280,7 @@ class TermFrequencies:
         """Draw ``namespace``'s sample now (about SAMPLE_SIZE of its active memories) and keep
         it for the estimates; None (and the old sample kept) if reading failed."""
         try:
-            corpus = CORPUS.get((self._store, namespace))
+            corpus = self._corpus.get((self._store, namespace))
             share = min(1.0, SAMPLE_SIZE / corpus.size) if corpus.size else 1.0
             rows = self._store.read(
                 "recall/term_sample", namespace=namespace, share=share, limit=2 * SAMPLE_SIZE
@@ -343,7 +338,7 @@ class TermFrequencies:
         through its context (`text.fulltext.indexed`) counts, against 1 per occurrence in
         the content. ``config.df_share``: the share of the namespace above which a word's
         frequency no longer lowers its weight (`bm25`); ``PLAIN``: neither."""
-        corpus = CORPUS.get((self._store, namespace))
+        corpus = self._corpus.get((self._store, namespace))
         wanted = set(words)
         group = groups or {}
         tfs = [_grouped(_counts(namespace, h, wanted, config.context_weight), group) for h in hits]
@@ -382,16 +377,3 @@ class TermFrequencies:
             if refresh:
                 with self._lock:
                     self._counting.difference_update((namespace, w) for w in words)
-
-
-_BY_STORE: weakref.WeakKeyDictionary[Store, TermFrequencies] = weakref.WeakKeyDictionary()
-_BY_STORE_LOCK = threading.Lock()
-
-
-def for_store(store: Store) -> TermFrequencies:
-    """The store's frequency cache, budgeted by its dialect."""
-    with _BY_STORE_LOCK:
-        stats = _BY_STORE.get(store)
-        if stats is None:
-            stats = _BY_STORE[store] = TermFrequencies(store, store.dialect.fulltext_max_postings)
-        return stats

@@ -25,7 +25,6 @@ from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.store import queries
 from hippograph.graph.store.store import Store, mapped_errors, statement
-from hippograph.graph.validate import Limits
 
 log = logging.getLogger(__name__)
 WARMUP_NAMESPACE = "hippograph.warmup"
@@ -42,7 +41,7 @@ def warm(
     embedder: Embedder,
     *,
     config: CascadeConfig = DEFAULT_CASCADE,
-    limits: Limits | None = None,
+    services: retrieval.Services = retrieval.Services(),  # noqa: B008 - frozen
 ) -> float:
     """Plan every recall statement and run the warm-up recalls; return the seconds it took.
 
@@ -50,7 +49,7 @@ def warm(
         store: the open store (the engine's plan caches are warmed through it).
         embedder: the loaded model (its first inference happens here).
         config: the cascade the server recalls with.
-        limits: the server's limits (the defaults when None).
+        services: the server's limits and recall caches (the caches it warms).
     """
     started = time.perf_counter()
     for name in statement_names():
@@ -61,10 +60,7 @@ def warm(
     namespaces = [WARMUP_NAMESPACE]
     namespaces += [r["namespace"] for r in store.read("recall/warmup_namespace")]
     for namespace in namespaces:
-        retrieval.recall(
-            store, embedder, namespace, request, config,
-            checks=retrieval.Checks(limits=limits or Limits()),
-        )  # fmt: skip
+        retrieval.recall(store, embedder, namespace, request, config, services=services)
     took = time.perf_counter() - started
     log.info("recall warmed up in %.2fs (%s)", took, store.dialect.name)
     return took

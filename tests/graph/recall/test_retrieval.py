@@ -423,19 +423,19 @@ def test_an_expired_namespace_count_is_refreshed_off_the_query_path(
     is kept in proportion to what it cost): an expired count is still answered while a fresh
     one is counted in the background."""
     remember(runtime, namespace, NewMemory(content="Ana plays the oboe"))
-    assert expand.active_count(runtime.store, namespace) == 1
+    assert expand.active_count(runtime.caches, runtime.store, namespace) == 1
     remember(runtime, namespace, NewMemory(content="Cy tunes pianos"))
-    assert expand.active_count(runtime.store, namespace) == 1  # not expired: kept
-    sizes = expand.SIZES
+    assert expand.active_count(runtime.caches, runtime.store, namespace) == 1  # not expired: kept
+    sizes = runtime.caches.sizes
     monkeypatch.setattr(sizes, "_lifetime", Lifetime(0.0, 0.0, sizes._lifetime.max_s))
     sizes._values[(runtime.store, namespace)] = (0.0, 1)  # expire it
     remember(runtime, namespace, NewMemory(content="Ben repairs old clocks"))
-    assert expand.active_count(runtime.store, namespace) == 1  # stale, refreshing
+    assert expand.active_count(runtime.caches, runtime.store, namespace) == 1  # stale, refreshing
     for _ in range(100):
-        if expand.active_count(runtime.store, namespace) == 3:
+        if expand.active_count(runtime.caches, runtime.store, namespace) == 3:
             break
         time.sleep(0.05)
-    assert expand.active_count(runtime.store, namespace) == 3
+    assert expand.active_count(runtime.caches, runtime.store, namespace) == 3
 
 
 def test_recall_upkeep_is_written_together_when_flushed(runtime: Runtime, namespace: str) -> None:

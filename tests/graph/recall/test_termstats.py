@@ -13,6 +13,8 @@ import pytest
 from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval, seeds, termstats
+from hippograph.graph.recall.caches import DEFAULT
+from hippograph.graph.recall.candidates import Hits
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
@@ -108,10 +110,19 @@ KESTRELS = [
 def budgeted(
     monkeypatch: pytest.MonkeyPatch, rt: Runtime, budget: int | None
 ) -> termstats.TermFrequencies:
-    """Frequencies with ``budget``, the ones recall uses on ``rt``'s store for the test."""
-    stats = termstats.TermFrequencies(rt.store, budget=budget)
-    monkeypatch.setattr(termstats, "for_store", lambda store: stats)
+    """Frequencies with ``budget``, the ones recall uses on ``rt``'s store for the test (a
+    recall without a runtime's services uses the default caches)."""
+    stats = termstats.TermFrequencies(rt.store, budget=budget, corpus=DEFAULT.corpus)
+    monkeypatch.setattr(DEFAULT, "frequencies", lambda store: stats)
     return stats
+
+
+def fulltext_hits(rt: Runtime, ns: str, text: str, config: CascadeConfig) -> Hits:
+    """The full-text hits for ``text`` among the active memories of ``ns``, as a recall with
+    the default caches finds them."""
+    request = retrieval.RecallRequest(context=text)
+    q = retrieval.prepare(rt.store, ns, request, config, retrieval.Services())
+    return seeds.fulltext_hits(q, text, ["active"])
 
 
 def remember(rt: Runtime, ns: str, *texts: str) -> None:
@@ -129,7 +140,7 @@ def test_frequencies_are_counted_in_the_namespace_on_the_index_and_capped(
         "A single wombat crossed the road",
     )
     remember(any_runtime, other_namespace, "A wombat and a quokka", "Another wombat burrow")
-    stats = termstats.TermFrequencies(any_runtime.store, budget=3)
+    stats = termstats.TermFrequencies(any_runtime.store, budget=3, corpus=DEFAULT.corpus)
     counted = stats.count(namespace, ["quokka", "wombat", "xylograph"])
     assert counted == {"quokka": 4, "wombat": 1, "xylograph": 0}  # quokka: capped at budget + 1
     assert stats.count(other_namespace, ["quokka", "wombat"]) == {"quokka": 1, "wombat": 2}
@@ -141,7 +152,7 @@ def test_frequencies_are_counted_in_the_namespace_on_the_index_and_capped(
         assert stats.frequency(namespace, "zorilla") is None
         assert stats.select(namespace, ["zorilla"], pool) == ["zorilla"]
     assert stats.frequency(namespace, "zorilla") == 0
-    unbudgeted = termstats.TermFrequencies(any_runtime.store, budget=None)
+    unbudgeted = termstats.TermFrequencies(any_runtime.store, budget=None, corpus=DEFAULT.corpus)
     assert unbudgeted.count(namespace, ["quokka"]) == {"quokka": 6}
 
 
@@ -182,17 +193,14 @@ def test_words_over_the_budget_still_score_what_the_rarer_words_find(
     content = {r.memory.id: r.memory.content for r in written}
     stats = budgeted(monkeypatch, runtime, 2)
     stats.count(namespace, ["kestrel", "heron"])
-    scope = {"scopes": ["global"], "as_of": None}
-    scores, _, _ = seeds.fulltext_hits(
-        runtime.store, namespace, "kestrel heron", ["active"], scope, DEFAULT_CASCADE
-    )
+    scores, _, _ = fulltext_hits(runtime, namespace, "kestrel heron", DEFAULT_CASCADE)
     by_content = {content[i]: score for i, score in scores.items()}
     assert set(by_content) == {texts[3], texts[4]}  # heron's holders; kestrel is over budget
     assert by_content[texts[3]] > by_content[texts[4]]  # ... and scores the one holding it
 
 
 def test_a_failed_count_is_retried_by_a_later_query(runtime: Runtime, namespace: str) -> None:
-    stats = termstats.TermFrequencies(runtime.store, budget=10)
+    stats = termstats.TermFrequencies(runtime.store, budget=10, corpus=DEFAULT.corpus)
 
     def failing(name: str, /, **params: object) -> list[dict[str, object]]:
         raise RuntimeError("engine away")
@@ -224,12 +232,9 @@ def test_another_namespace_changes_neither_a_score_nor_a_kept_word(
     )
     stats = budgeted(monkeypatch, any_runtime, 100)
     request = retrieval.RecallRequest(context="kestrel heron", explain=True)
-    scope = {"scopes": ["global"], "as_of": None}
 
     def observed() -> tuple[dict[str, float], list[tuple[str, float]]]:
-        hits, _, _ = seeds.fulltext_hits(
-            any_runtime.store, namespace, "kestrel heron", ["active"], scope, DEFAULT_CASCADE
-        )
+        hits, _, _ = fulltext_hits(any_runtime, namespace, "kestrel heron", DEFAULT_CASCADE)
         result = retrieval.recall(
             any_runtime.store, any_runtime.embedder, namespace, request, DEFAULT_CASCADE
         )
@@ -284,10 +289,7 @@ def test_a_query_finds_the_other_forms_of_its_words(any_runtime: Runtime, namesp
         "The campaign for the library is going well",
         "Bought a new bicycle bell",
     )
-    scope = {"scopes": ["global"], "as_of": None}
-    hits, _, _ = seeds.fulltext_hits(
-        any_runtime.store, namespace, "Where has she camped?", ["active"], scope, DEFAULT_CASCADE
-    )
+    hits, _, _ = fulltext_hits(any_runtime, namespace, "Where has she camped?", DEFAULT_CASCADE)
     found = {
         m.content: hits[m.id] for m in memories.get_many(any_runtime.store, namespace, list(hits))
     }
@@ -312,12 +314,9 @@ def test_a_word_frequent_in_the_asked_form_is_not_widened(
     ]
     remember(any_runtime, namespace, *often, "We camped on the ridge", "The kayak flipped")
     stats = budgeted(monkeypatch, any_runtime, None)
-    scope = {"scopes": ["global"], "as_of": None}
 
     def found(text: str) -> set[str]:
-        hits, _, _ = seeds.fulltext_hits(
-            any_runtime.store, namespace, text, ["active"], scope, DEFAULT_CASCADE
-        )
+        hits, _, _ = fulltext_hits(any_runtime, namespace, text, DEFAULT_CASCADE)
         return {m.content for m in memories.get_many(any_runtime.store, namespace, list(hits))}
 
     assert stats.count(namespace, ["camping", "camped"]) == {"camping": 5, "camped": 1}
@@ -339,12 +338,9 @@ def test_a_query_finds_the_same_on_its_first_ask_as_on_later_ones(
         "Camping gear is in the blue shed",
     )
     stats = budgeted(monkeypatch, any_runtime, 100)
-    scope = {"scopes": ["global"], "as_of": None}
 
     def ask() -> dict[str, float]:
-        hits, _, _ = seeds.fulltext_hits(
-            any_runtime.store, namespace, "where we camped", ["active"], scope, DEFAULT_CASCADE
-        )
+        hits, _, _ = fulltext_hits(any_runtime, namespace, "where we camped", DEFAULT_CASCADE)
         return hits
 
     assert stats.frequency(namespace, "camped") is None
@@ -352,9 +348,7 @@ def test_a_query_finds_the_same_on_its_first_ask_as_on_later_ones(
     assert stats.frequency(namespace, "camped") == 5  # counted on the first ask's path
     assert ask() == pytest.approx(first, rel=1e-12)
     assert len(first) == 5  # the five camped memories; the camping one only through a form
-    wide = seeds.fulltext_hits(
-        any_runtime.store, namespace, "gear camped", ["active"], scope, DEFAULT_CASCADE
-    )[0]
+    wide = fulltext_hits(any_runtime, namespace, "gear camped", DEFAULT_CASCADE)[0]
     assert len(wide) == 6  # a rare word ("gear") is still widened, a frequent one is not
 
 
@@ -362,7 +356,7 @@ def test_the_oldest_counts_are_dropped_first(
     runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(termstats, "MAX_TERMS", 3)
-    stats = termstats.TermFrequencies(runtime.store, budget=10)
+    stats = termstats.TermFrequencies(runtime.store, budget=10, corpus=DEFAULT.corpus)
     stats.count(namespace, ["auk", "bittern"])
     stats.count(namespace, ["curlew", "auk"])  # auk counted again: now the newest
     stats.count(namespace, ["dunlin"])
@@ -399,13 +393,15 @@ def test_a_big_namespace_counts_new_words_off_the_query_path(
     counted later, a small namespace counts it at once."""
     remember(runtime, namespace, "A grebe dived twice", "The grebe surfaced by the reeds")
     later = Deferred()
-    big = termstats.TermFrequencies(runtime.store, budget=10, on_path_max=1)
+    big = termstats.TermFrequencies(runtime.store, budget=10, on_path_max=1, corpus=DEFAULT.corpus)
     assert big.counted(namespace, ["grebe", "reeds"], later) == {}
     assert big.select(namespace, ["grebe"], later) == ["grebe"]  # kept while unknown
     later.run()
     assert big.counted(namespace, ["grebe", "reeds"], later) == {"grebe": 2, "reeds": 1}
     assert not later.jobs  # counted once
-    small = termstats.TermFrequencies(runtime.store, budget=10, on_path_max=2)
+    small = termstats.TermFrequencies(
+        runtime.store, budget=10, on_path_max=2, corpus=DEFAULT.corpus
+    )
     assert small.counted(namespace, ["grebe", "reeds"], later) == {"grebe": 2, "reeds": 1}
     assert not later.jobs
 
@@ -418,14 +414,14 @@ def test_a_big_namespace_estimates_new_words_from_a_sample(
     remember(runtime, namespace, *[f"Grebe count {i}: the grebe dived" for i in range(12)])
     remember(runtime, namespace, "A heron stood by the grebe nest")
     later = Deferred()
-    big = termstats.TermFrequencies(runtime.store, budget=4, on_path_max=1)
+    big = termstats.TermFrequencies(runtime.store, budget=4, on_path_max=1, corpus=DEFAULT.corpus)
     assert big.select(namespace, ["grebe", "heron"], later) == ["grebe", "heron"]  # no sample yet
     assert [fn.__name__ for fn, _, _ in later.jobs] == ["sample", "_count"]  # sampled off the path
     later.jobs.clear()
     sample = big.sample(namespace)
     assert sample is not None and sample.size == 13  # every memory: 500 or fewer
     assert sample.estimate(fulltext.term(namespace, "grebe")) == 13
-    fresh = termstats.TermFrequencies(runtime.store, budget=4, on_path_max=1)
+    fresh = termstats.TermFrequencies(runtime.store, budget=4, on_path_max=1, corpus=DEFAULT.corpus)
     fresh.sample(namespace)
     assert fresh.select(namespace, ["grebe", "heron"], later) == ["heron"]
     assert fresh.frequencies(namespace, ["grebe", "heron"]) == {"grebe": 5}  # budget + 1
@@ -449,12 +445,9 @@ def test_words_past_the_df_share_weigh_alike(any_runtime: Runtime, namespace: st
         "Pottery hiked at dawn",
         "The kayak flipped over",
     )
-    scope = {"scopes": ["global"], "as_of": None}
 
     def scores(config: CascadeConfig) -> dict[str, float]:
-        hits, _, _ = seeds.fulltext_hits(
-            any_runtime.store, namespace, "Melanie pottery", ["active"], scope, config
-        )
+        hits, _, _ = fulltext_hits(any_runtime, namespace, "Melanie pottery", config)
         found = memories.get_many(any_runtime.store, namespace, list(hits))
         return {m.content: hits[m.id] for m in found}
 

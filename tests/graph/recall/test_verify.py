@@ -52,7 +52,7 @@ def recall(rt: Runtime, ns: str, verifier: Verifier | None, **kw: object) -> ret
     request = retrieval.RecallRequest(context="what tea does Ada drink", k=5, **kw)  # type: ignore[arg-type]
     return retrieval.recall(
         rt.store, rt.embedder, ns, request, rt.cascade,
-        checks=retrieval.Checks(verifier=verifier),
+        services=retrieval.Services(verifier=verifier),
     )  # fmt: skip
 
 
@@ -186,3 +186,4 @@ def test_verification_over_graphql(
         rt.background.close()
         for close in rt.closers:
             close()
+        rt.caches.close()

@@ -39,7 +39,7 @@ def test_the_warm_up_writes_nothing(any_runtime: Runtime, namespace: str) -> Non
     )
     rt.settle()
     before = _counts(rt.store)
-    took = warmup.warm(rt.store, rt.embedder, config=rt.cascade, limits=rt.limits)
+    took = warmup.warm(rt.store, rt.embedder, config=rt.cascade, services=rt.services)
     rt.settle()
     assert took > 0
     assert _counts(rt.store) == before

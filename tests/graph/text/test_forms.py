@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from hippograph.graph.model import NewMemory
-from hippograph.graph.recall import seeds
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.text.forms import forms
 from tests.graph.recall.test_retrieval import remember
+from tests.graph.recall.test_termstats import fulltext_hits
 
 
 @pytest.mark.parametrize(
@@ -62,13 +62,10 @@ def test_a_rare_word_finds_its_base_form_on_the_real_engine(
     ]
     written = remember(runtime, namespace, *[NewMemory(content=t) for t in texts])
     ids = dict(zip(texts, written, strict=True))
-    scope = {"scopes": ["global"], "as_of": None}
     for question, said in (
         ("What has Nate recommended?", texts[0]),
         ("Which city did Joanna visit?", texts[3]),
     ):
-        hits, _, _ = seeds.fulltext_hits(
-            runtime.store, namespace, question, ["active"], scope, DEFAULT_CASCADE
-        )
+        hits, _, _ = fulltext_hits(runtime, namespace, question, DEFAULT_CASCADE)
         assert ids[said] in hits, question
         assert next(iter(hits)) == ids[said]
