@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import pytest
 
-from hippograph.graph.recall import expand, rank
+from hippograph.graph.recall import caches, expand, rank
 from hippograph.graph.recall.candidates import (
     RANKING_FIELDS,
     Candidate,
@@ -91,6 +91,7 @@ def _query(config: CascadeConfig = DEFAULT_CASCADE, **request: Any) -> Query:
         statuses=["active"],
         scope={},
         as_of=None,
+        caches=caches.DEFAULT,
     )
 
 
