@@ -34,7 +34,11 @@ def child(data_dir: Path, warm: bool) -> dict[str, object]:
     """One fresh process: open, maybe warm, time the first recalls."""
     rt = Runtime.open(Settings.from_env(data_dir=data_dir), attach=False)
     try:
-        warm_s = warmup.warm(rt.store, rt.embedder, config=rt.cascade) if warm else 0.0
+        warm_s = (
+            warmup.warm(rt.store, rt.embedder, config=rt.cascade, services=rt.services)
+            if warm
+            else 0.0
+        )
         texts = sentences(CONTEXTS, random.Random(11))
         times = []
         for text in texts:
@@ -45,7 +49,7 @@ def child(data_dir: Path, warm: bool) -> dict[str, object]:
                 NAMESPACE,
                 retrieval.RecallRequest(context=text, k=10),
                 rt.cascade,
-                limits=rt.limits,
+                services=rt.services,
             )
             times.append((time.perf_counter() - started) * 1000)
             assert result.items, "the store should answer every context"

@@ -107,9 +107,8 @@ def ask(
     for q in conv.questions:
         request = retrieval.RecallRequest(context=q.question, k=locomo.K, include_gap=True)
         result = retrieval.recall(
-            rt.store, rt.embedder, namespace, request, config=rt.cascade, limits=rt.limits,
-            verifier=rt.verifier,
-        )  # fmt: skip
+            rt.store, rt.embedder, namespace, request, config=rt.cascade, services=rt.services
+        )
         table.add(q, locomo.turns_of(result))
         if upkeep:
             rt.after_recall(namespace, q.question, result)

@@ -15,6 +15,7 @@ import numpy as np
 from hippograph.graph.recall import termstats
 from hippograph.graph.recall.candidates import Candidate, Hits, Pool, Query
 from hippograph.graph.recall.recall_config import CascadeConfig, RelevanceConfig
+from hippograph.graph.store import nearest
 from hippograph.graph.store.store import Row
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.text import forms as inflections
@@ -115,24 +116,21 @@ def vector_hits(
     k = max(config.vector_seeds, config.prf_depth)
     params = {
         "namespace": q.namespace, "statuses": q.seed_statuses,
-        "embedding": as_vector(pool.query), "k": k, **q.scope,
+        "embedding": as_vector(pool.query), **q.scope,
     }  # fmt: skip
-    rows: list[Row] = []
     if speaker is not None:
         if config.speaker_seeds <= 0:
             return {}
-        params.update(k=config.speaker_seeds, speaker=f"{SPEAKER_TAG}{speaker}")
-        rows = q.store.read("recall/speaker_seeds_exact", **params)
+        speaker_tag = f"{SPEAKER_TAG}{speaker}"
+        rows = q.store.read(
+            "recall/speaker_seeds_exact", k=config.speaker_seeds, speaker=speaker_tag, **params
+        )
+    elif exact:
+        rows = q.store.read("recall/vector_seeds_exact", k=k, **params)
     else:
-        if not exact:
-            rows = q.store.read(
-                "recall/vector_seeds",
-                candidates=max(k * q.store.dialect.vector_oversample, 100),
-                **params,
-            )
-        if exact or len(rows) < k:
-            # The index is shared by every namespace: when filtering leaves too few, scan exactly.
-            rows = q.store.read("recall/vector_seeds_exact", **params)
+        rows = nearest.nearest(
+            q.store, "recall/vector_seeds", "recall/vector_seeds_exact", k, floor=100, **params
+        )
     pool.found(rows)
     return {r["id"]: float(r["cosine"]) for r in rows}
 
@@ -183,7 +181,7 @@ def vector_prf(q: Query, pool: Pool) -> dict[str, float]:
         statuses=q.seed_statuses,
         embedding=as_vector(pool.query),
         k=k,
-        candidates=max(k * q.store.dialect.vector_oversample, 100),
+        candidates=nearest.candidates(q.store, k, 100),
         fulltext=[
             {"id": i, "eid": pool.eids[i], "ft": score / top_ft if top_ft > 0 else 0.0}
             for i, score in pool.fulltext.items()

@@ -42,6 +42,7 @@ from typing import Any
 from hippograph.graph.recall.caches import WordVectors
 from hippograph.graph.recall.candidates import Hits, Query
 from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.store import nearest
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.text import fulltext
@@ -65,14 +66,10 @@ def near_words(
     held = words.get(store, ns)
     if held is not None and held.words:
         return held.nearest(query, k)
-    params = {"namespace": ns, "embedding": as_vector(query), "k": k}
-    rows = store.read(
-        "recall/vocabulary_words",
-        candidates=max(k * store.dialect.vector_oversample, 100),
-        **params,
-    )
-    if len(rows) < k:
-        rows = store.read("recall/vocabulary_words_exact", **params)
+    rows = nearest.nearest(
+        store, "recall/vocabulary_words", "recall/vocabulary_words_exact", k, floor=100,
+        namespace=ns, embedding=as_vector(query),
+    )  # fmt: skip
     return {str(r["word"]): float(r["cosine"]) for r in rows}
 
 
