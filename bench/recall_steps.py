@@ -8,7 +8,7 @@ Runs `recall` in-process (no HTTP, no post-retrieval maintenance) on the store a
 that bench/latency.py kept in DIR (--words K: the store it built with --words K), and prints
 the total p50/p95 and, per statement, calls per recall, p50/p95 per call and milliseconds per
 recall, heaviest first; then the slowest recalls' statements. --cascade no-vocabulary times
-the cascade without the vocabulary seeds (`recall_config.NO_VOCABULARY`).
+the cascade without the vocabulary seeds (`recipes.NO_VOCABULARY`).
 """
 
 from __future__ import annotations
