@@ -205,14 +205,14 @@ def floor(
     for q in qvecs:
         t = time.perf_counter()
         scores = vecs @ q
-        top = np.argpartition(-scores, cfg.vector_seeds)[: cfg.vector_seeds]
+        top = np.argpartition(-scores, cfg.gather.vector_seeds)[: cfg.gather.vector_seeds]
         act = {ids[i]: float(scores[i]) for i in top}
         frontier = list(act)
-        for _ in range(cfg.depth):
+        for _ in range(cfg.spread.depth):
             nxt = {}
-            for u in frontier[: cfg.frontier]:
-                for v, w in sorted(edges.get(u, ()), key=lambda e: -e[1])[: cfg.fan_out]:
-                    a = act[u] * w * cfg.hop_decay
+            for u in frontier[: cfg.spread.frontier]:
+                for v, w in sorted(edges.get(u, ()), key=lambda e: -e[1])[: cfg.spread.fan_out]:
+                    a = act[u] * w * cfg.spread.hop_decay
                     if a > act.get(v, 0.0):
                         act[v] = nxt[v] = a
             frontier = list(nxt)

@@ -157,8 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-lifecycle-"))
     rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
     jobs = JobsConfig.from_settings(rt.settings)
-    for name in args.skip_job:
-        jobs = replace(jobs, **{f"job_{name}_interval_s": 0.0})
+    if args.skip_job:
+        skipped = {f"job_{name}_interval_s": 0.0 for name in args.skip_job}
+        jobs = replace(jobs, settings=jobs.settings.with_(**skipped))
     tables = {label: data.RecallTable(names=names) for label in ("fresh", "aged")}
     total: Counter[str] = Counter({name: 0 for name in COUNTS})
     run_id = time.strftime("%Y%m%d%H%M%S")
