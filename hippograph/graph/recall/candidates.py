@@ -132,6 +132,7 @@ class Pool:
     query: Any  # the query vector, moved toward its best hits by feedback
     vector: dict[str, float] = field(default_factory=dict)  # vector hits: id -> cosine
     fulltext: dict[str, float] = field(default_factory=dict)  # full-text hits: id -> BM25
+    top_fulltext: float = 0.0  # the best of them (``take_fulltext``)
     spoken: dict[str, float] = field(default_factory=dict)  # the named speaker's: id -> cosine
     words: dict[str, float] = field(default_factory=dict)  # vocabulary hits: id -> weight
     standing: dict[str, float] = field(default_factory=dict)  # instructions: id -> cosine
@@ -154,9 +155,13 @@ class Pool:
         """[element id, id] of each memory: how statements look memories up."""
         return [[self.eids[i], i] for i in ids]
 
-    @property
-    def top_fulltext(self) -> float:
-        return max(self.fulltext.values(), default=0.0)
+    def take_fulltext(self, hits: Hits) -> None:
+        """The full-text hits, and their best score: what normalises every candidate's
+        full-text part, read per candidate on the ranking's path, so computed once here."""
+        self.fulltext = hits.scores
+        self.top_fulltext = max(hits.scores.values(), default=0.0)
+        self.retired |= hits.retired
+        self.eids.update(hits.eids)
 
     def ranked(self) -> list[Candidate]:
         """The candidates whose ranking fields were read (the others were not found)."""

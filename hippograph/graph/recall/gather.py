@@ -48,10 +48,7 @@ def gather(q: Query, embedder: Embedder) -> Pool:
         )
         pool.standing = {i: cosine for i, (_, cosine) in applying.items()}
         pool.eids.update((i, eid) for i, (eid, _) in applying.items())
-    fulltext = fulltext_job.result()
-    pool.fulltext = fulltext.scores
-    pool.retired |= fulltext.retired
-    pool.eids.update(fulltext.eids)
+    pool.take_fulltext(fulltext_job.result())
     # The vocabulary seeds need the query vector and the full-text hits (what they found is not
     # the vocabulary's to seed), and run beside the vector search; turned off, nothing runs.
     vocabulary_job = (

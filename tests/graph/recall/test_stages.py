@@ -16,6 +16,7 @@ from hippograph.graph.recall.candidates import (
     RANKING_FIELDS,
     Candidate,
     Cues,
+    Hits,
     Pool,
     Query,
     Ranking,
@@ -145,7 +146,7 @@ def test_the_ranking_recombines_relevance_activation_and_cues() -> None:
         ("doubted", _ranking(0.7, stored_confidence=0.2, initial_confidence=0.5), 0.0),
         ("gone", _ranking(0.9, status="superseded"), 0.0),
     )
-    pool.fulltext = {"plain": 2.0, "spread": 4.0}
+    pool.take_fulltext(Hits({"plain": 2.0, "spread": 4.0}, set(), {}))
     ranked, best = rank.rank(_query(), pool)
     config = DEFAULT_CASCADE
     alpha = config.relevance.alpha
