@@ -15,8 +15,8 @@ On the same store, a variant's figures repeat exactly from run to run, which a f
 not give: its vector index answers a little differently each time it is built (LoCoMo dev
 multi-hop 55.7-56.1 in full `bench/locomo.py` runs of one cascade). Compare variants here, then
 confirm with `bench/locomo.py`. Compare runs that only ask: the run that loads asks with the
-caches its writes warmed, and on the dev splits about 1% of its answers differ from a later run
-of the same code on the same store (53 of LoCoMo's 6,080, 16 of BEAM's 1,432, 8 variants).
+caches its writes warmed, and a few of its answers differ from any later run of the same code on
+the same store (docs/research/recall.md).
 """
 
 from __future__ import annotations
