@@ -184,7 +184,7 @@ def _check(where: str, raw: object) -> Check:
         if not isinstance(pair, list) or len(pair) != 2:
             raise ScenarioError(f"{where}.order[{i}]: a pair [[words], [words]]")
         order.append((_order_expect(f"{where}.order[{i}]", pair[0]), _order_expect(where, pair[1])))
-    args = {key: item[key] for key in ("k", "budget", "asOf", "types") if key in item}
+    args: dict[str, Any] = {k: item[k] for k in ("k", "budget", "asOf", "types") if k in item}
     return Check(
         call=call,
         ask=str(item.get("ask", "")),
