@@ -31,6 +31,9 @@ class JobName(Enum):
     DECAY = "decay"
     CLUSTER = "cluster"
     CONSOLIDATE = "consolidate"
+    CORE = "core"
+    PROFILE = "profile"
+    VOCABULARY = "vocabulary"
 
 
 @strawberry.enum
