@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +154,7 @@ def _keys(
 
 def _expect(where: str, raw: object) -> Expect:
     item = _keys(where, raw, ("words", "top"), ("words",))
-    words = item["words"]
+    words = [str(w) if isinstance(w, (int, float, date)) else w for w in item["words"]]
     if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
         raise ScenarioError(f"{where}.words: a non-empty list of strings")
     top = item.get("top")
@@ -185,6 +185,8 @@ def _check(where: str, raw: object) -> Check:
             raise ScenarioError(f"{where}.order[{i}]: a pair [[words], [words]]")
         order.append((_order_expect(f"{where}.order[{i}]", pair[0]), _order_expect(where, pair[1])))
     args: dict[str, Any] = {k: item[k] for k in ("k", "budget", "asOf", "types") if k in item}
+    if isinstance(args.get("asOf"), datetime):  # YAML reads an unquoted timestamp as one
+        args["asOf"] = args["asOf"].isoformat()
     return Check(
         call=call,
         ask=str(item.get("ask", "")),

@@ -175,7 +175,13 @@ class MemoryMutation:
         rt = runtime(info)
         reason = _reason(rt, reason)
         done = await run_in_threadpool(
-            memories.forget, rt.store, namespace, str(id), reason=reason or "forgotten", hard=hard
+            memories.forget,
+            rt.store,
+            namespace,
+            str(id),
+            reason=reason or "forgotten",
+            hard=hard,
+            embedder=rt.embedder,
         )
         return strawberry.ID(done)
 

@@ -288,7 +288,12 @@ class HistoryEntry:
     id: str
     content: str
     created_at: str
-    superseded_at: str | None
+    superseded_at: str | None = strawberry.field(
+        description="When the service learned it was replaced (service clock)."
+    )
+    valid_until: str | None = strawberry.field(
+        description="When it stopped being true: the event time its successor began."
+    )
     reason: str | None
 
 
@@ -297,6 +302,12 @@ class RecallItem:
     memory: Memory
     score: float
     flagged: bool = strawberry.field(description="A negative rule whose trigger matched.")
+    applies: bool = strawberry.field(
+        description=(
+            "A standing instruction or constraint whose condition the context matches: "
+            "returned whatever the gap verdict."
+        )
+    )
     rejected: bool = strawberry.field(
         description="The configured LLM found it irrelevant (returned with rejected: FLAG)."
     )
@@ -324,6 +335,7 @@ class RecallResult:
                     memory=Memory.of(i.memory),
                     score=i.score,
                     flagged=i.flagged,
+                    applies=i.applies,
                     rejected=i.rejected,
                     history=[
                         HistoryEntry(
@@ -331,6 +343,7 @@ class RecallResult:
                             content=h.content,
                             created_at=h.created_at,
                             superseded_at=h.superseded_at,
+                            valid_until=h.valid_until,
                             reason=h.reason,
                         )
                         for h in i.history

@@ -47,9 +47,9 @@ query Recall(
   ) {
     gap bestRelevance topicReset embedMs totalMs verification
     items {
-      score flagged rejected
+      score flagged applies rejected
       memory { ...MemoryFields }
-      history { id content createdAt supersededAt reason }
+      history { id content createdAt supersededAt validUntil reason }
       explanation {
         seed seedKinds path { fromId toId type via weight }
         cosine fulltext relevance activation speaker time recency confidence importance score

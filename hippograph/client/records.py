@@ -67,7 +67,8 @@ class HistoryEntry:
     id: str
     content: str
     created_at: str
-    superseded_at: str | None
+    superseded_at: str | None  # when the service learned it was replaced
+    valid_until: str | None  # when it stopped being true (its successor's event time)
     reason: str | None
 
 
@@ -76,6 +77,7 @@ class RecallItem:
     memory: model.Memory
     score: float
     flagged: bool  # a negative rule whose trigger matched
+    applies: bool  # a standing instruction or constraint whose condition matched
     rejected: bool = False  # the configured LLM judged it not relevant (rejected="flag")
     history: tuple[HistoryEntry, ...] = ()
     explanation: Explanation | None = None
@@ -261,6 +263,7 @@ def recall_result(d: Json) -> RecallResult:
                 memory=memory(i["memory"]),
                 score=i["score"],
                 flagged=i["flagged"],
+                applies=i["applies"],
                 rejected=i["rejected"],
                 history=tuple(
                     HistoryEntry(
@@ -268,6 +271,7 @@ def recall_result(d: Json) -> RecallResult:
                         content=h["content"],
                         created_at=h["createdAt"],
                         superseded_at=h["supersededAt"],
+                        valid_until=h["validUntil"],
                         reason=h["reason"],
                     )
                     for h in i["history"]

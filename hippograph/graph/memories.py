@@ -37,7 +37,7 @@ from hippograph.graph.model import (
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.nearest import nearest
 from hippograph.graph.store.store import Row, Store, Tx, vector
-from hippograph.graph.text import fulltext, standing
+from hippograph.graph.text import fulltext, restate, standing
 
 DEFAULT_LIMITS = validate.Limits()
 _LINK_FILES = {
@@ -293,11 +293,19 @@ def search(
 
 
 def forget(
-    store: Store, namespace: str, memory_id: str, *, reason: str = "forgotten", hard: bool = False
+    store: Store,
+    namespace: str,
+    memory_id: str,
+    *,
+    reason: str = "forgotten",
+    hard: bool = False,
+    embedder: Embedder | None = None,
 ) -> str:
     """Archive a memory (or, with ``hard``, delete the node and its edges); either way a
     tombstone records its content hash, the hash without a "Speaker: " prefix and its
-    embedding (never its text), so no later ingest, extraction or rebuild brings it back, nor a
+    embedding (never its text), and with ``embedder`` what recognises a restatement of it in
+    other words (``text/restate.py``: its neutral form's embedding, its numbers' and
+    relations' salted hashes), so no later ingest, extraction or rebuild brings it back, nor a
     restatement of it (``write/neighbours.py: tombstoned``). An explicit ``remember`` does not
     check tombstones: the user asked again. A hard forget also re-indexes the memories of its
     source session by their own words (they may hold its words as context: ``write/context.py``),
@@ -311,6 +319,8 @@ def forget(
     if not found:
         raise NotFound("memory", memory_id)
     session = found[0]["memory"].get("source_session")
+    content = str(found[0]["memory"]["content"] or "")
+    neutral = None if embedder is None else vector(embedder.embed([restate.neutral(content)])[0])
 
     def work(tx: Tx) -> list[Row]:
         rows = tx.run(
@@ -321,6 +331,9 @@ def forget(
             reason=reason,
             tombstone_id=str(uuid.uuid4()),
             body_hash=body_hash(found[0]["memory"]["content"]),
+            neutral_embedding=neutral,
+            number_keys=restate.number_keys(namespace, content),
+            relation_keys=restate.relation_keys(namespace, content),
         )
         if hard and session:
             # The memory said after this one was indexed with its words too (its context):

@@ -3,4 +3,5 @@
 MATCH (t:Tombstone)
 WHERE t.namespace = $namespace
 RETURN t.content_hash AS content_hash, t.body_hash AS body_hash, t.embedding AS embedding,
-       t.at AS at
+       t.neutral_embedding AS neutral_embedding, t.number_keys AS number_keys,
+       t.relation_keys AS relation_keys, t.at AS at

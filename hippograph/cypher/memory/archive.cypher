@@ -1,4 +1,5 @@
-// The tombstone keeps hashes and the embedding, never the text (it blocks restatements).
+// The tombstone keeps hashes and embeddings, never the text (it blocks restatements:
+// text/restate.py).
 // WITH before each namespace check: in one MATCH ... WHERE, ArcadeDB looks the node up by its
 // namespace index instead of its id (100k memories: ~250 ms against ~1.5 ms).
 MATCH (m:Memory {id: $id})
@@ -9,5 +10,7 @@ SET m.status = 'archived', m.archived_at = $now, m.updated_at = $now,
 CREATE (t:Tombstone {id: $tombstone_id, namespace: $namespace, memory_id: m.id,
                      content_hash: m.content_hash, body_hash: $body_hash,
                      embedding: m.embedding, scope_key: m.scope_key, at: $now,
+                     neutral_embedding: $neutral_embedding, number_keys: $number_keys,
+                     relation_keys: $relation_keys,
                      reason: $reason, hard: false})
 RETURN m.id AS id

@@ -29,7 +29,7 @@ from hippograph.graph.models.tokens import TokenCounter
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
-from hippograph.graph.recall.results import Recalled, RecallRequest, RecallResult
+from hippograph.graph.recall.results import HistoryEntry, Recalled, RecallRequest, RecallResult
 from hippograph.graph.store.store import Store
 from hippograph.graph.upkeep import core
 
@@ -144,20 +144,25 @@ def build(
     )
     counter = counter_for(embedder)
     rules = [_Entry(r, True, r.memory.content) for r in result.items if r.flagged]
-    ruled = {e.recalled.memory.id for e in rules}
+    # Standing instructions and constraints whose condition the context matches: after the
+    # triggered rules, before the core block and the rest, so a small budget keeps them.
+    applying = [
+        _Entry(r, False, r.memory.content) for r in result.items if r.applies and not r.flagged
+    ]
+    first = {e.recalled.memory.id for e in (*rules, *applying)}
     always = [
         _Entry(Recalled(memory=m, score=0.0), False, m.content, core=True)
         for m in core.get(store, namespace).memories
-        if m.id not in ruled
+        if m.id not in first
     ]
-    kept = {e.recalled.memory.id for e in always} | ruled
+    kept = {e.recalled.memory.id for e in always} | first
     # A triggered rule keeps a recall from being a gap; the bundle still leaves out memories
     # when none of them is relevant.
-    gap = result.best_relevance < config.answer.min_relevance
+    gap = result.best_relevance < config.answer.min_relevance and not applying
     found = [] if gap else [r for r in result.items if not r.flagged]
     recalled = [_Entry(r, False, r.memory.content) for r in found if r.memory.id not in kept]
-    always = _capped(rules, always, request, counter)
-    chosen = _fit([*rules, *always, *recalled], request, counter)
+    always = _capped([*rules, *applying], always, request, counter)
+    chosen = _fit([*rules, *applying, *always, *recalled], request, counter)
     text = _render(chosen, request.format)
     return ContextBundle(
         text=text,
@@ -175,7 +180,7 @@ def build(
             )
             for n, e in enumerate(_reading_order(chosen), start=1)
         ),
-        dropped=len(rules) + len(recalled) + len(always) - len(chosen),
+        dropped=len(rules) + len(applying) + len(recalled) + len(always) - len(chosen),
         gap=gap,
         result=result,
     )
@@ -254,6 +259,12 @@ def _day(iso: str | None) -> str:
     return (iso or "")[:10]
 
 
+def _until(old: HistoryEntry) -> str | None:
+    """When a replaced fact stopped being true: its successor's event time, not the day the
+    service was told (a job change told today may have happened years ago)."""
+    return old.valid_until or old.superseded_at
+
+
 def _render(entries: Sequence[_Entry], fmt: str) -> str:
     ordered = _reading_order(entries)
     if fmt == "json":
@@ -278,9 +289,11 @@ def _render_markdown(entries: Sequence[_Entry]) -> str:
             section = title
         when = "" if entry.rule or entry.core else f" ({_day(memory.created_at)})"
         lines.append(f"- [{n}]{when} {entry.content}")
+        lines += [f"  - first: {p}" for p in memory.prerequisites]
         lines += [f"  - step: {step}" for step in memory.steps]
+        lines += [f"  - warning: {w}" for w in memory.warnings]
         for old in entry.recalled.history[:MAX_HISTORY]:
-            lines.append(f"  - earlier, until {_day(old.superseded_at)}: {old.content}")
+            lines.append(f"  - earlier, until {_day(_until(old))}: {old.content}")
     return "\n".join(lines)
 
 
@@ -299,10 +312,14 @@ def _render_json(entries: Sequence[_Entry]) -> str:
             "when": _day(memory.created_at),
             "content": entry.content,
         }
+        if memory.prerequisites:
+            item["prerequisites"] = list(memory.prerequisites)
         if memory.steps:
             item["steps"] = list(memory.steps)
+        if memory.warnings:
+            item["warnings"] = list(memory.warnings)
         history = [
-            {"until": _day(old.superseded_at), "content": old.content}
+            {"until": _day(_until(old)), "content": old.content}
             for old in entry.recalled.history[:MAX_HISTORY]
         ]
         if history:

@@ -44,7 +44,7 @@ def gather(q: Query, embedder: Embedder) -> Pool:
     if rules_job is not None:
         # Matched against the question itself, before feedback moves it.
         applying = standing.matching(
-            rules_job.result(), embedder, pool.query, q.config, q.caches.conditions
+            rules_job.result(), embedder, pool.query, q.config, q.caches.conditions, q.context
         )
         pool.standing = {i: cosine for i, (_, cosine) in applying.items()}
         pool.eids.update((i, eid) for i, (eid, _) in applying.items())

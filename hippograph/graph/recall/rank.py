@@ -197,10 +197,23 @@ def recency_boost(last_accessed: str | None, now: float, config: ScoreConfig) ->
 
 def choose(q: Query, pool: Pool, ranked: list[Scored]) -> tuple[list[Scored], bool]:
     """The choose stage: the top k, with the standing instructions that apply, then the
-    anchors, inside it (``kept``); within a session, what was surfaced already held back
-    (``session_filter``). Returns the chosen and whether the session's topic changed."""
+    anchors, inside it (``kept``), what applies first (``leading``); within a session, what was
+    surfaced already held back (``session_filter``). Returns the chosen and whether the
+    session's topic changed."""
     wanted = [*pool.standing, *anchors(ranked, q.k, q.config.choose.anchors)]
-    return session_filter(q, pool.query, kept(ranked, q.k, wanted))
+    chosen = leading(kept(ranked, q.k, wanted), list(pool.standing))
+    return session_filter(q, pool.query, chosen)
+
+
+def leading(ranked: list[Scored], ids: Sequence[str]) -> list[Scored]:
+    """``ranked`` with the candidates ``ids`` names first, in that order: a constraint or an
+    instruction that applies to the task is what an agent must read before the rest."""
+    by_id = {r.id: r for r in ranked}
+    first = [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
+    if not first:
+        return ranked
+    taken = {r.id for r in first}
+    return first + [r for r in ranked if r.id not in taken]
 
 
 def session_filter(q: Query, query: Any, ranked: list[Scored]) -> tuple[list[Scored], bool]:

@@ -77,7 +77,7 @@ class GatherConfig:
     # At most this many memories are found through one vocabulary word.
     vocabulary_per_word: int = 50
     # Standing instructions whose condition the context asks about that seed and are kept.
-    standing_rules: int = 1
+    standing_rules: int = 3
     # An instruction's condition applies at this cosine to the context or above.
     standing_floor: float = 0.4
     # At most this many standing instructions of a namespace are read.
@@ -173,6 +173,11 @@ class AnswerConfig:
     min_relevance: float = 0.35
     # At most this many negative rules of a namespace are read for their triggers.
     negative_rules_limit: int = 500
+    # The best answer's second hop (a memory about what it names) is put right after it.
+    bridge: bool = True
+    # A newer memory telling a change is put above an older one it updates (the two at least
+    # this close) when the question asks how things are now (0 or below: never).
+    update_near: float = 0.45
 
 
 STAGES = ("cues", "relevance", "gather", "spread", "score", "choose", "answer")

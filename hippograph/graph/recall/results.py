@@ -74,7 +74,8 @@ class HistoryEntry:
     id: str
     content: str
     created_at: str
-    superseded_at: str | None
+    superseded_at: str | None  # service clock: when the service learned it was replaced
+    valid_until: str | None  # event time: when it stopped being true (its successor began)
     reason: str | None
 
 
@@ -83,6 +84,9 @@ class Recalled:
     memory: Memory
     score: float
     flagged: bool = False
+    # A standing instruction or constraint whose condition the context matches: it applies,
+    # so it is returned whatever the gap verdict.
+    applies: bool = False
     rejected: bool = False  # the LLM found it irrelevant (returned only with rejected="flag")
     history: tuple[HistoryEntry, ...] = ()
     explanation: Explanation | None = None

@@ -26,6 +26,7 @@ import numpy as np
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.store.store import Row, Store
+from hippograph.graph.text import standing as text_standing
 
 
 def rules(
@@ -74,19 +75,28 @@ def matching(
     query: Any,
     config: CascadeConfig,
     vectors: ConditionVectors,
+    context: str = "",
 ) -> dict[str, tuple[str, float]]:
-    """The standing instructions of ``found`` whose condition the context (its embedding
-    ``query``) asks about: id -> (element id, cosine of the condition to the context), best
-    first, at most ``standing_rules``, each at least ``standing_floor``; their conditions'
-    embeddings held in ``vectors`` (the runtime's: `caches`)."""
+    """The standing instructions of ``found`` whose condition the context (its text
+    ``context``, its embedding ``query``) asks about: id -> (element id, how well: the cosine
+    of the condition to the context), best first, at most ``standing_rules``, each at least
+    ``standing_floor``; their conditions' embeddings held in ``vectors`` (the runtime's:
+    `caches`). A constraint's domain condition also applies when the context names a request
+    of its domain (`text.standing.DOMAINS`), at the floor if its cosine is lower."""
     found = [r for r in found if r["condition"]]
     if not found or config.gather.standing_rules <= 0:
         return {}
     embedded = vectors.get(embedder, [str(r["condition"]) for r in found])
     cosines = embedded @ np.asarray(query, dtype=np.float32)
-    order = sorted(range(len(found)), key=lambda i: (-float(cosines[i]), found[i]["id"]))
+    floor = config.gather.standing_floor
+    asked = {d.condition for d in text_standing.DOMAINS if d.requests.search(context)}
+    fit = [
+        max(float(c), floor) if r["condition"] in asked else float(c)
+        for r, c in zip(found, cosines, strict=True)
+    ]
+    order = sorted(range(len(found)), key=lambda i: (-fit[i], found[i]["id"]))
     return {
-        found[i]["id"]: (found[i]["eid"], float(cosines[i]))
+        found[i]["id"]: (found[i]["eid"], fit[i])
         for i in order[: config.gather.standing_rules]
-        if cosines[i] >= config.gather.standing_floor
+        if fit[i] >= floor
     }

@@ -5,9 +5,11 @@ verifier rejected dropped or marked, and each item's supersession history when a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from hippograph.graph.memories import to_memory
 from hippograph.graph.recall.candidates import Pool, Query
@@ -17,7 +19,7 @@ from hippograph.graph.recall.results import HistoryEntry, Recalled, RecallResult
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.text import fulltext
+from hippograph.graph.text import fulltext, stopwords, updates
 
 
 def answer(
@@ -28,10 +30,21 @@ def answer(
     total_ms are the caller's."""
     request = q.request
     embedding = as_vector(pool.query)
-    items = materialize(q.store, q.namespace, chosen, embedding, pool.pairs([c.id for c in chosen]))
+    pairs = pool.pairs([c.id for c in chosen])
+    vectors: dict[str, Any] = {}
+    items = materialize(q.store, q.namespace, chosen, embedding, pairs, pool.standing, vectors)
+    if updates.asks_present(q.context):
+        items = updates_first(items, vectors, q.config.answer.update_near)
+    if q.config.answer.bridge:
+        items = bridged(q.context, items)
     flagged = pool.negatives.result() if pool.negatives is not None else []
     items = with_negatives(q.store, q.namespace, items, flagged, pool.query)
-    weak = best < q.config.answer.min_relevance
+    # A standing instruction or constraint whose condition the context names makes it no gap:
+    # the context asks about what the person told how to handle ("Which libraries does this
+    # project use?" after "Always include version numbers when I ask about dependencies"),
+    # though its own memories may match it weakly.
+    applying = any(r.applies for r in items)
+    weak = best < q.config.answer.min_relevance and not applying
     if weak and not request.include_gap:
         items = [r for r in items if r.flagged]  # nothing relevant: only the rules that trigger
     verdict, verification = None, "not requested"
@@ -77,18 +90,115 @@ def materialize(
     chosen: Sequence[Scored],
     embedding: list[float],
     pairs: list[list[str]],
+    applying: Collection[str] = (),
+    vectors: dict[str, Any] | None = None,
 ) -> list[Recalled]:
     """The full memories of the chosen candidates (``pairs``: their [element id, id]), in
-    their ranked order."""
+    their ranked order; ``applying``: the ids of standing memories whose condition matched;
+    ``vectors`` receives their embeddings by id."""
     if not chosen:
         return []
     rows = store.read("recall/candidates", namespace=ns, ids=pairs, embedding=embedding)
     by_id = {r["memory"]["id"]: to_memory(r) for r in rows}
+    if vectors is not None:
+        vectors.update((r["memory"]["id"], r["embedding"]) for r in rows)
     return [
-        Recalled(memory=by_id[c.id], score=c.score, explanation=c.explanation)
+        Recalled(
+            memory=by_id[c.id],
+            score=c.score,
+            applies=c.id in applying,
+            explanation=c.explanation,
+        )
         for c in chosen
         if c.id in by_id
     ]
+
+
+def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -> list[Recalled]:
+    """``items`` with each memory that tells a change ("our return flight is now on the 23rd")
+    moved above the older memories it updates: ranked above it, said before it, at least
+    ``near`` close. The write path supersedes when it can name the attribute that changed;
+    this orders what it could not, for a question about how things are now."""
+    if near <= 0 or len(items) < 2:
+        return items
+    order = list(items)
+    for item in sorted(items, key=lambda r: r.memory.created_at):
+        mine = vectors.get(item.memory.id)
+        if mine is None or item.flagged or not updates.tells_update(item.memory.content):
+            continue
+        at = order.index(item)
+        older = [
+            i
+            for i, other in enumerate(order[:at])
+            if not other.flagged
+            and not other.applies
+            and other.memory.created_at < item.memory.created_at
+            and vectors.get(other.memory.id) is not None
+            and _cosine(mine, vectors[other.memory.id]) >= near
+        ]
+        if older:
+            order.insert(older[0], order.pop(at))
+    return order
+
+
+def bridged(question: str, items: list[Recalled]) -> list[Recalled]:
+    """``items`` with the second hop of the best answer put right after it: a question about
+    one thing ("who should Hiro call about his limping cat?") is answered by a memory naming
+    another ("Pepper is Hiro's cat"), and what it asks is in a memory about that other
+    ("Dr. Alvarez is Pepper's vet"), which shares no word with the question and ranks lower.
+    The hop is the memory ranked below that shares the most of the best answer's words the
+    question does not hold (a name counts twice), at least ``BRIDGE_MIN``, and none of the
+    question's."""
+    lead = next((i for i, r in enumerate(items) if not r.flagged and not r.applies), None)
+    if lead is None or lead + 2 >= len(items):
+        return items
+    asked = _content(question)
+    head = items[lead].memory.content
+    names = _names(head) - asked
+    terms = _content(head) - asked
+    who = _ASKS_WHO.search(question) is not None
+    if not terms:
+        return items
+    best, best_score = None, 0.0
+    for i in range(lead + 2, len(items)):
+        if items[i].flagged or items[i].applies:
+            continue
+        own = _content(items[i].memory.content)
+        if own & asked:
+            continue  # it answers the question itself: ranked as it is
+        score = len(own & names) * 2 + len(own & terms)
+        if score and who and _names(items[i].memory.content[:40]):
+            score += 1  # a "who" question: a memory about a named person answers it
+        if score > best_score:
+            best, best_score = i, score
+    if best is None or best_score < BRIDGE_MIN:
+        return items
+    order = list(items)
+    order.insert(lead + 1, order.pop(best))
+    return order
+
+
+BRIDGE_MIN = 2  # a shared name, or two shared words
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in fulltext.words(text) if w not in stopwords.STOPWORDS}
+
+
+def _names(text: str) -> set[str]:
+    """The names ``text`` holds: its capitalised words that are no function word ("Pepper",
+    "Lindqvist"; not "The")."""
+    found = {w for name in _NAME.findall(text) for w in fulltext.words(name)}
+    return found - stopwords.STOPWORDS
+
+
+_NAME = re.compile(r"\b[A-Z][\w'-]+")
+_ASKS_WHO = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
+
+
+def _cosine(a: Any, b: Any) -> float:
+    x, y = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
+    return float(x @ y / max(float(np.linalg.norm(x) * np.linalg.norm(y)), 1e-12))
 
 
 def pattern_matches(pattern: str, context: str) -> bool:
@@ -134,6 +244,7 @@ def with_negatives(
                 memory=memory,
                 score=old.score if old else float(row["cosine"]),
                 flagged=True,
+                applies=old.applies if old else False,
                 explanation=explanation,
             )
         )
@@ -150,16 +261,8 @@ def with_history(store: Store, ns: str, items: Sequence[Recalled]) -> list[Recal
                 content=row["content"],
                 created_at=row["created_at"],
                 superseded_at=row["superseded_at"],
+                valid_until=row["valid_until"],
                 reason=row["reason"],
             )
         )
-    return [
-        Recalled(
-            memory=r.memory,
-            score=r.score,
-            flagged=r.flagged,
-            explanation=r.explanation,
-            history=tuple(history.get(r.memory.id, ())),
-        )
-        for r in items
-    ]
+    return [replace(r, history=tuple(history.get(r.memory.id, ()))) for r in items]

@@ -42,9 +42,16 @@ from hippograph.graph.model import (
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
 from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.text import standing
 from hippograph.graph.write import ids, signals
 from hippograph.graph.write.chunks import turn_pieces
-from hippograph.graph.write.extract import ExtractedFact, TurnText, extract_offline
+from hippograph.graph.write.extract import (
+    IDENTITY_PREFIX,
+    Dialogue,
+    ExtractedFact,
+    TurnText,
+    extract_offline,
+)
 from hippograph.graph.write.extract_llm import extract_llm
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit, prepare
@@ -54,6 +61,8 @@ APPEND_ATTEMPTS = 3
 ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
 MAX_SESSION_ID = 200
 PENDING_PAGE = 5000
+# Turns before a chunk that extraction reads for the conversation so far.
+CONTEXT_TURNS = 12
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -306,7 +315,11 @@ def _extract_chunks(
 ) -> Counter[str]:
     """Extract every chunk, embedding all their facts in one pass (the model is faster on one
     large batch than on many small ones), then commit chunk by chunk, in order."""
-    planned = [(ns, chunk, _chunk_items(chunk, policy, config)) for ns, chunk in chunks]
+    names = {ns: user_name(store, ns) for ns in {ns for ns, _ in chunks}}
+    planned = [
+        (ns, chunk, _chunk_items(chunk, policy, config, names[ns], before(store, ns, chunk)))
+        for ns, chunk in chunks
+    ]
     contents = [item.content for _, _, (items, _, _) in planned for item in items]
     vectors = list(embedder.embed(contents)) if contents else []
     actions: Counter[str] = Counter()
@@ -320,8 +333,38 @@ def _extract_chunks(
     return actions
 
 
+def user_name(store: Store, namespace: str) -> str | None:
+    """The name the namespace's user gave, as its newest identity memory holds it."""
+    rows = store.read(
+        "episode/user_name", namespace=namespace, condition=standing.IDENTITY.condition
+    )
+    if not rows:
+        return None
+    content = str(rows[0]["content"])
+    return content.removeprefix(IDENTITY_PREFIX).rstrip(".") or None
+
+
+def before(store: Store, namespace: str, chunk: Sequence[Episode]) -> list[Episode]:
+    """The ``CONTEXT_TURNS`` turns of the session said just before ``chunk`` (its first turn)."""
+    if not chunk:
+        return []
+    first = chunk[0]
+    uids = [
+        uid(namespace, first.session_id, i)
+        for i in range(max(0, first.turn_index - CONTEXT_TURNS), first.turn_index)
+    ]
+    if not uids:
+        return []
+    rows = store.read("episode/before", namespace=namespace, uids=uids)
+    return [to_episode(r["episode"]) for r in rows]
+
+
 def _chunk_items(
-    chunk: Sequence[Episode], policy: WritePolicy, config: ExtractionConfig
+    chunk: Sequence[Episode],
+    policy: WritePolicy,
+    config: ExtractionConfig,
+    name: str | None = None,
+    context: Sequence[Episode] = (),
 ) -> tuple[list[NewMemory], list[list[str]], str]:
     """The chunk's facts as validated, filtered memories, their episode uids, the extractor.
 
@@ -331,7 +374,9 @@ def _chunk_items(
     limit = policy.limits.max_content_bytes
     long = [e for e in chunk if len(e.text.encode("utf-8")) > limit]
     short = [e for e in chunk if e not in long]
-    facts, extractor = extract_facts(short, config.client) if short else ([], "chunks")
+    facts, extractor = (
+        extract_facts(short, config.client, name, context) if short else ([], "chunks")
+    )
     by_index = {e.turn_index: e for e in short}
     items, links = [], []
     for fact in facts:
@@ -392,27 +437,37 @@ class _Taken(Exception):
 
 
 def extract_facts(
-    chunk: Sequence[Episode], client: JsonCompleter | None
+    chunk: Sequence[Episode],
+    client: JsonCompleter | None,
+    user: str | None = None,
+    context: Sequence[Episode] = (),
 ) -> tuple[list[ExtractedFact], str]:
     """Facts of consecutive turns of one session, and the name of the extractor that made
-    them (``llm``, ``offline``, or ``offline (llm failed)``)."""
-    turns = [
-        TurnText(
-            speaker=e.speaker,
-            text=e.text,
-            timestamp=parse_iso(e.timestamp) if e.timestamp else None,
-            session_id=e.session_id,
-            turn_index=e.turn_index,
-        )
-        for e in chunk
-    ]
+    them (``llm``, ``offline``, or ``offline (llm failed)``); ``user``: the user's name if the
+    namespace knows it; ``context``: the turns said before these (read for what they tell of
+    the conversation, not extracted again)."""
+    turns = [_turn_text(e) for e in chunk]
+    dialogue = Dialogue(user_name=user)
+    for e in context:
+        extract_offline(_turn_text(e), dialogue)
     if client is not None:
         try:
             return extract_llm(client, turns), "llm"
         except LLMError as exc:
             log.warning("LLM extraction failed, using the offline extractor: %s", exc.message)
-            return [f for t in turns for f in extract_offline(t)], "offline (llm failed)"
-    return [f for t in turns for f in extract_offline(t)], "offline"
+            return [f for t in turns for f in extract_offline(t, dialogue)], "offline (llm failed)"
+    return [f for t in turns for f in extract_offline(t, dialogue)], "offline"
+
+
+def _turn_text(e: Episode) -> TurnText:
+    return TurnText(
+        speaker=e.speaker,
+        text=e.text,
+        timestamp=parse_iso(e.timestamp) if e.timestamp else None,
+        session_id=e.session_id,
+        turn_index=e.turn_index,
+        role=e.role,
+    )
 
 
 def _new_memory(fact: ExtractedFact, sources: Sequence[Episode]) -> NewMemory:

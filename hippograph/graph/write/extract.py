@@ -2,8 +2,12 @@
 
 Two paths, one output type:
 
-- ``extract_offline(turn)``: deterministic and local. It never loses a turn: anything that is
-  not a pure greeting or filler yields at least one fact, attributed to the speaker.
+- ``extract_offline(turn)``: deterministic and local. A turn without a role (a transcript of
+  people talking) yields at least one fact unless it is a pure greeting or filler, attributed to
+  the speaker. A turn with a role is read for what it states (``Dialogue``): the user's
+  statements, not their questions; of the assistant only what it tells, not its greetings,
+  acknowledgements, questions, promises or echoes of what the user said; nothing of a tool's or
+  the system's turn. Every turn stays in the episode log, searchable there.
 - ``graph.write.extract_llm.extract_llm(client, turns)``: asks an OpenAI-compatible model and
   validates the answer strictly; on ``LLMError`` the caller falls back to this module for the
   same turns.
@@ -12,9 +16,10 @@ Two paths, one output type:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from hippograph.graph.text import standing
 from hippograph.graph.write import signals
 
 MAX_CONTENT_CHARS = 2000
@@ -31,6 +36,7 @@ class TurnText:
     timestamp: datetime | None
     session_id: str
     turn_index: int
+    role: str | None = None  # user, assistant, system or tool; None for a named speaker
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ _FILLER_WORDS = _word_set(
 _LAUGHTER = re.compile(r"(?:h[aeo]){2,}h?|l(?:o+l)+|lm+f?a+o+|x+d+", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+|\s*\n\s*")
 _ABBREVIATION_END = re.compile(
-    r"(?:\b(?:mr|mrs|ms|dr|prof|st|vs|etc|jr|sr|approx|e\.g|i\.e)|(?<![A-Za-z])[A-Za-z])\.$",
+    r"(?:\b(?:mr|mrs|ms|dr|prof|st|vs|etc|jr|sr|approx|e\.g|i\.e)|(?<![^\W\d_])[^\W\d_])\.$",
     re.IGNORECASE,
 )
 # A sentence opening with one of these leans on the one before it.
@@ -163,14 +169,19 @@ def _wrap(sentence: str, budget: int) -> list[str]:
 
 # ---------------------------------------------------------------- offline: first person
 
+_PRE = (
+    r"(?P<pre>(?i:(?:actually|so|well|also|oh|and|but|honestly|yeah|yes|no|ok|okay|now|fyi"
+    r"|btw|by\s+the\s+way|(?:quick\s+|small\s+|an\s+)?update)[,:]?\s+)*)"
+)
 _LEAD = re.compile(
-    r"(?P<pre>(?i:(?:actually|so|well|also|oh|and|but|honestly|yeah|yes|no|ok|okay|now)"
-    r",?\s+)*)[Ii](?:(?P<contraction>['’](?:m|ve|ll))\b|\s+(?P<adverbs>(?:(?:really|also|just"
+    _PRE + r"[Ii](?:(?P<contraction>['’](?:m|ve|ll))\b|\s+(?P<adverbs>(?:(?:really|also|just"
     r"|usually|often|always|never|still|actually|recently|finally|totally|absolutely"
     r"|definitely|sometimes|even|already|truly)\s+)*)(?P<verb>[a-z]+(?:['’]t)?)\b)"
     r"(?P<rest>.*)",
     re.DOTALL,
 )
+# "My birthday is ..." told about the speaker: "Maya's birthday is ...".
+_POSSESSIVE_LEAD = re.compile(_PRE + r"[Mm]y\s+(?P<rest>\S.*)", re.DOTALL)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
 _THIRD_PERSON = {
     "'m": "is", "'ve": "has", "'ll": "will", "am": "is", "have": "has", "do": "does",
@@ -210,7 +221,10 @@ def _in_third_person(speaker: str, sentence: str) -> str | None:
     """``sentence`` with a leading "I ..." told about ``speaker``, or None if that is unsafe."""
     lead = _LEAD.fullmatch(sentence)
     if lead is None:
-        return None
+        owned = _POSSESSIVE_LEAD.fullmatch(sentence)
+        if owned is None or _FIRST_PERSON.search(owned["rest"]):
+            return None
+        return f"{owned['pre']}{speaker}'s {owned['rest']}"
     verb = _verb_for_speaker(lead["contraction"] or lead["verb"])
     if verb is None or _FIRST_PERSON.search(lead["rest"]):
         return None
@@ -264,19 +278,35 @@ def _event_time(text: str, said_at: datetime | None) -> datetime | None:
     return said_at + timedelta(days=min(found)[1]) if found else said_at
 
 
-def _memory_type(kinds: tuple[str, ...]) -> str:
+# A never-do rule is an imperative: "Never book overnight layovers", "Please don't call after
+# 9pm", "Avoid anything with nuts". "I never sleep well" and "I always go on Tuesdays" are
+# statements about oneself, and "Always include version numbers when I ask ..." is an
+# instruction: a preference of how to be answered, applied by its condition.
+_RULE = re.compile(
+    r"^(?:(?:actually|also|and|so|oh|ok|okay|btw|from\s+now\s+on|going\s+forward|in\s+future)"
+    r"\b[\s,:-]*)*(?:please\s+)?(?:never|don['’]?t|do\s+not|avoid|stop)\b",
+    re.IGNORECASE,
+)
+
+
+def _memory_type(said: str, kinds: tuple[str, ...]) -> str:
+    if standing.instruction(said) is not None:
+        return "preference"
+    if "negative" in kinds and not _RULE.match(said):
+        kinds = tuple(k for k in kinds if k != "negative")
     return next((kind for kind in _TYPE_ORDER if kind in kinds), "fact")
 
 
-def _fact(turn: TurnText, sentences: list[str]) -> ExtractedFact:
+def _fact(turn: TurnText, sentences: list[str], speaker: str | None = None) -> ExtractedFact:
     said = " ".join(sentences)
     signal = signals.score(said)
-    content = _attributed(turn.speaker.strip(), sentences)
+    speaker = turn.speaker.strip() if speaker is None else speaker
+    content = _attributed(speaker, sentences)
     if len(content) > MAX_CONTENT_CHARS:  # "Caroline" for "I" can push a full piece over
-        content = f"{turn.speaker.strip()}: {said}"
+        content = f"{speaker}: {said}"
     return ExtractedFact(
         content=content,
-        memory_type=_memory_type(signal.kinds),
+        memory_type=_memory_type(said, signal.kinds),
         confidence=EXPLICIT_CONFIDENCE if signal.high else DEFAULT_CONFIDENCE,
         tags=signal.kinds,
         event_time=_event_time(said, turn.timestamp),
@@ -284,17 +314,22 @@ def _fact(turn: TurnText, sentences: list[str]) -> ExtractedFact:
     )
 
 
-def extract_offline(turn: TurnText) -> list[ExtractedFact]:
+def extract_offline(turn: TurnText, dialogue: Dialogue | None = None) -> list[ExtractedFact]:
     """Facts in one turn, without a model.
 
-    Returns ``[]`` only for empty turns and pure greetings/fillers. A procedure (numbered
-    steps, "first ..., then ...") stays one fact; other turns are split into sentences that
-    stand on their own, each attributed to the speaker.
+    A turn without a role returns ``[]`` only when empty or a pure greeting/filler; a turn with
+    one only what it states (``stated``), and the user's self-introduction as one identity
+    fact. A procedure (numbered steps, "first ..., then ...") stays one fact; other turns are
+    split into sentences that stand on their own, each attributed to the speaker.
 
     Args:
         turn: the turn; ``timestamp`` anchors "yesterday" and the like.
+        dialogue: what the turns before this one told (the user's name, the user's words);
+            turns of one conversation share one, in order.
     """
     text = _tidy(turn.text)
+    if turn.role is not None:
+        return _extract_stated(turn, dialogue if dialogue is not None else Dialogue())
     if not text or is_filler(text):
         return []
     if "procedure" in signals.score(text).kinds:
@@ -303,3 +338,287 @@ def extract_offline(turn: TurnText) -> list[ExtractedFact]:
         segments = _segments(_sentences(text)) or [[text]]
     budget = MAX_CONTENT_CHARS - len(turn.speaker) - 2
     return [_fact(turn, piece) for segment in segments for piece in _bounded(segment, budget)]
+
+
+def _extract_stated(turn: TurnText, dialogue: Dialogue) -> list[ExtractedFact]:
+    known = dialogue.user_name
+    sentences = stated(turn, dialogue)
+    facts = []
+    if dialogue.user_name is not None and dialogue.user_name != known:
+        facts.append(
+            ExtractedFact(
+                content=f"{IDENTITY_PREFIX}{dialogue.user_name}.",
+                memory_type="fact",
+                confidence=EXPLICIT_CONFIDENCE,
+                tags=(),
+                event_time=turn.timestamp,
+                source_turns=(turn.turn_index,),
+            )
+        )
+    corrected = [s for s in sentences if _NUMBER_CORRECTION.match(s) and dialogue.last_numbered]
+    for sentence in corrected:
+        facts.append(_number_corrected(turn, sentence, dialogue))
+        sentences.remove(sentence)
+    if not sentences:
+        return facts
+    speaker = dialogue.subject(turn)
+    if "procedure" in signals.score(" ".join(sentences)).kinds:
+        segments = [sentences]
+    else:
+        segments = _segments(sentences)
+    budget = MAX_CONTENT_CHARS - len(speaker) - 2
+    made = [
+        _fact(turn, piece, speaker) for segment in segments for piece in _bounded(segment, budget)
+    ]
+    if turn.role == "user":
+        numbered = [f.content for f in made if len(_NUMBER_TOKEN.findall(f.content)) == 1]
+        dialogue.last_numbered = numbered[-1] if numbered else dialogue.last_numbered
+    return facts + made
+
+
+def _number_corrected(turn: TurnText, sentence: str, dialogue: Dialogue) -> ExtractedFact:
+    """The statement a number correction refers to, with the new number: "Finance gave us 150
+    euros per person" and "Actually it's 200 now" make "Finance gave us 200 euros per
+    person (Actually it's 200 now)", a correction (the write path updates the old statement
+    with it, keeping its history)."""
+    said = dialogue.last_numbered or ""
+    old = _NUMBER_TOKEN.search(said)
+    new = _NUMBER_CORRECTION.match(sentence)
+    assert old is not None and new is not None  # the caller checked both
+    content = f"{said[: old.start()]}{new['number']}{said[old.end() :]}"
+    dialogue.last_numbered = content
+    return ExtractedFact(
+        content=f"{content} ({sentence})",
+        memory_type="correction",
+        confidence=EXPLICIT_CONFIDENCE,
+        tags=("correction",),
+        event_time=turn.timestamp,
+        source_turns=(turn.turn_index,),
+    )
+
+
+# ---------------------------------------------------------------- offline: roles
+
+USER_LABEL = "The user"
+ASSISTANT_LABEL = "Assistant"
+IDENTITY_PREFIX = "The user's name is "
+# A name a person introduces themselves with: "I'm Maya", "Hi, it's Maya again", "my name is
+# Maya Silva". Capitalized words only: "I'm allergic" is no name.
+_INTRODUCTION = re.compile(
+    r"^(?i:(?:hi|hey|hello|hiya|good\s+(?:morning|afternoon|evening))\b[\s,!.-]*"
+    r"(?:there\b[\s,!.-]*)?)?"
+    r"(?i:I['’]m|I\s+am|my\s+name\s+is|my\s+name['’]s|it['’]s|this\s+is|call\s+me)\s+"
+    r"(?P<name>[A-ZÀ-Þ][^\W\d_]+(?:\s+[A-ZÀ-Þ][^\W\d_]+)?)(?:\s+again|\s+here)?"
+    # the introduction alone, or its clause before what the sentence goes on to say
+    r"(?:\s*[.!]*$|\s*[,;:-]\s*(?:and\s+)?(?P<rest>\S.*))"
+)
+_NOT_NAMES = _word_set(
+    """Back Home Here Sorry Fine Good Great Okay Done Ready Sure Just Still Not Also So Very
+    Really Glad Happy Excited Tired Busy Free Available Thai Italian English American"""
+)
+# What an assistant says to keep a conversation going rather than to tell anything.
+_ACKNOWLEDGEMENT = re.compile(
+    r"^(?:noted|got\s+it|gotcha|of\s+course|sure(?:\s+thing)?|understood|ok(?:ay)?|alright"
+    r"|all\s+right|great|perfect|absolutely|certainly|definitely|will\s+do"
+    r"|sounds\s+(?:good|great|lovely)"
+    r"|no\s+problem|happy\s+to\s+help|glad\s+to\s+help|you['’]re\s+welcome|thanks?(?:\s+you)?"
+    r"|good\s+to\s+know|i\s+see|makes\s+sense|lovely|wonderful|nice|cute|cool|awesome"
+    r"|that\s+(?:sounds|is|['’]s)\s+\w+|how\s+\w+|what\s+a\s+\w+|congrat\w*|welcome\s+back"
+    r"|hello|hi|hey|done|bye|goodbye|see\s+you|take\s+care|have\s+a\s+\w+|sorry|oh\s+no"
+    r"|enjoy|good\s+luck|fingers\s+crossed|excellent|brilliant|fantastic|amazing|yes|yay)\b",
+    re.IGNORECASE,
+)
+# The assistant's own undertaking ("I'll avoid anything with peanuts"): the assistant's, never
+# the user's rule.
+_PROMISE = re.compile(
+    r"^(?:(?:and|so|then)\s+)?(?:I['’]ll|I\s+will|I['’]m\s+going\s+to|I\s+am\s+going\s+to"
+    r"|let\s+me|I\s+can|I\s+could|I['’]d\s+be\s+happy|I\s+would\s+be\s+happy"
+    r"|I['’]ve\s+(?:noted|saved|added|updated|made\s+a\s+note)"
+    r"|I\s+have\s+(?:noted|saved|added|updated)|I['’]ll\s+make\s+sure"
+    r"|I\s+(?:will\s+)?(?:keep|note|remember)|I['’]m\s+(?:sorry|glad|happy)"
+    # what the assistant recalls or supposes of the user is theirs to say, not a new fact
+    r"|I\s+(?:also\s+)?(?:recall|remember|see|know|think|believe|understand|hope|guess))\b",
+    re.IGNORECASE,
+)
+# The assistant speaking of the user ("So you'd like a flight on the 9th", "You might enjoy
+# the walking tour", "Your appointment is at 3"): an echo of what the user said, or a
+# suggestion, not something the user stated.
+_ABOUT_THE_USER = re.compile(
+    r"^(?:(?:so|and|ok|okay|right|then|also)[,\s]+)*(?:you|your|you['’](?:re|ve|ll|d)|yours)\b",
+    re.IGNORECASE,
+)
+# Leaving: "Marco is off. Ciao!", "Tariq signing off", "Have a good weekend", "Happy Saturday".
+_FAREWELL = re.compile(
+    r"^(?:[A-Z]\w*\s+|I['’]m\s+|I\s+am\s+|we['’]re\s+)?(?:is\s+|are\s+)?(?:off|signing\s+off"
+    r"|heading\s+off|logging\s+off|out)\b[^.!?]{0,20}[.!]?$"
+    r"|\b(?:gotta|got\s+to|have\s+to)\s+go\b|\btalk\s+(?:to\s+you\s+)?(?:later|soon|tomorrow)\b"
+    r"|^(?:have\s+a\s+(?:good|great|nice|lovely)\s+\w+|happy\s+(?:monday|tuesday|wednesday"
+    r"|thursday|friday|saturday|sunday|weekend|holidays?)|good\s*night|see\s+you\b)",
+    re.IGNORECASE,
+)
+# Someone the user introduces by their relation: "my old college friend Fatima", "a son,
+# Idris", "my daughter Lucía".
+_RELATIONS = (
+    r"(?:sister|brother|mother|mom|mum|father|dad|wife|husband|partner|spouse|girlfriend"
+    r"|boyfriend|son|daughter|kid|child|baby|aunt|uncle|cousin|niece|nephew|grandma|grandpa"
+    r"|grandmother|grandfather|friend|boss|manager|colleague|coworker|co-worker|neighbou?r"
+    r"|roommate|flatmate|teacher|doctor|dentist|therapist|coach|mentor|supervisor|assistant"
+    r"|lead|client)"
+)
+_INTRODUCED_PERSON = re.compile(
+    rf"\b{_RELATIONS}s?\s*,?\s+(?:named\s+|called\s+)?(?P<name>[A-ZÀ-Þ][^\W\d_]+)"
+)
+# A sentence that opens on "she", "he", "her" or "his": about the person last introduced.
+_LEADING_PRONOUN = re.compile(
+    r"^(?P<pre>(?:and|but|so|also|oh|well)[,\s]+)?(?P<pronoun>she|he|her|his)"
+    r"(?P<is>['’]s)?\b",
+    re.IGNORECASE,
+)
+
+
+def _resolved(sentence: str, dialogue: Dialogue) -> str:
+    """``sentence`` with a leading pronoun replaced by the person it refers to ("She has a son"
+    -> "Fatima has a son"), when the user introduced one and the sentence does not name them."""
+    person = dialogue.last_person
+    found = _LEADING_PRONOUN.match(sentence)
+    if person is None or found is None or person in sentence:
+        return sentence
+    pronoun = found["pronoun"].lower()
+    if pronoun in ("her", "his") and not found["is"]:
+        said = f"{person}'s"
+    else:
+        said = f"{person} is" if found["is"] else person
+    return f"{found['pre'] or ''}{said}{sentence[found.end() :]}"
+
+
+# A correction of a number by reference ("Actually it's 200 now", "Sorry, make that 14"): it
+# says nothing without the statement it corrects.
+_NUMBER_TOKEN = re.compile(r"\d+(?:[.,:]\d+)*")
+_NUMBER_CORRECTION = re.compile(
+    r"^(?:(?:oh\s+)?(?:actually|no|sorry|correction|wait|oops|update|i\s+meant|scratch\s+that"
+    r"|hang\s+on|my\s+bad)\b[,:!.\s]*)+(?:it['’]s|it\s+is|it\s+will\s+be|it['’]ll\s+be"
+    r"|make\s+(?:it|that)|that['’]s|it\s+was|it\s+went\s+up\s+to|it\s+changed\s+to)\s+"
+    r"(?:now\s+|actually\s+)?(?:[$€£]\s*)?(?P<number>\d+(?:[.,:]\d+)*)\b",
+    re.IGNORECASE,
+)
+# Words that say nothing of their own when an echo is measured.
+_FUNCTION_WORDS = _word_set(
+    """a an the and or but so to of in on at for with by from as is are was were be been am
+    i me my you your it its this that these those there here we our they them their he she his
+    her him now then just really very also too not no yes do does did have has had will would
+    can could should shall may might must get got going go s t re ve ll d m"""
+)
+ECHO_SHARE = 0.6  # an assistant sentence whose words are mostly the user's repeats them
+# An echo's own words around what it repeats ("150 euros a head, noted").
+_ECHO_IGNORED = _word_set("noted got it ok okay sure so then great thanks head each per")
+MIN_ASSISTANT_WORDS = 5  # shorter ones are reactions ("Beagles are lovely.")
+
+
+@dataclass
+class Dialogue:
+    """What extraction knows of a conversation while it reads its turns in order: the user's
+    name once told (the subject the user's statements are written about) and the words the
+    user said (an assistant sentence made mostly of them echoes the user)."""
+
+    user_name: str | None = None
+    user_words: set[str] = field(default_factory=set)
+    # The user's last statement holding one number, as written: what "actually it's 200 now"
+    # corrects.
+    last_numbered: str | None = None
+    # The person the user last introduced ("my friend Fatima"): who "she" is next.
+    last_person: str | None = None
+
+    def subject(self, turn: TurnText) -> str:
+        """Who a turn's "I" is: its speaker's name, the user's name or "The user", "Assistant"."""
+        if turn.role == "assistant":
+            return ASSISTANT_LABEL
+        if turn.role == "user" and turn.speaker.strip().lower() in ("", "user"):
+            return self.user_name or USER_LABEL
+        return turn.speaker.strip()
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)} - _FUNCTION_WORDS
+
+
+def introduced_name(sentence: str) -> tuple[str, str] | None:
+    """The name a self-introduction gives and what the sentence says besides ("Hi, I'm Maya."
+    -> ("Maya", ""); "I'm Chloé, I live in Lyon." -> ("Chloé", "I live in Lyon.")), or None."""
+    found = _INTRODUCTION.match(sentence.strip())
+    if found is None or found["name"].split()[0] in _NOT_NAMES:
+        return None
+    rest = found["rest"] or ""
+    return found["name"], rest[:1].upper() + rest[1:]
+
+
+def _user_sentence(sentence: str) -> str | None:
+    """What a user's sentence states: itself, the statement before a question ("I'm flying to
+    Rome on Friday, any tips?" -> "I'm flying to Rome on Friday."), or None for a question."""
+    if not sentence.rstrip().endswith("?"):
+        return sentence
+    head, comma, _ = sentence.rpartition(",")
+    if comma and _FIRST_PERSON.search(head) and len(_WORD.findall(head)) >= 4:
+        return head.rstrip() + "."
+    return None
+
+
+# Words a reply to the assistant is made of when it says nothing of its own ("Yes, please.",
+# "Maybe later!"); a transcript without roles keeps such turns (``is_filler``).
+_CHATTER = _word_set(
+    """yes no please maybe ciao salut hola hallo bonjour ola aloha later soon take care perfect
+    exactly indeed sounds definitely absolutely right true sure fine"""
+)
+
+
+def _chatter(sentence: str, dialogue: Dialogue) -> bool:
+    """A user's sentence that says nothing to keep: a farewell, or only function words,
+    fillers and their own name ("Yes, please.", "Marco again!")."""
+    if _FAREWELL.search(sentence):
+        return True
+    name = {w.lower() for w in (dialogue.user_name or "").split()}
+    said = {w for w in _content_words(sentence) if not _is_filler_word(w)} - name - _CHATTER
+    return not said and not any(ch.isdigit() for ch in sentence)
+
+
+def _assistant_tells(sentence: str, dialogue: Dialogue) -> bool:
+    """True when an assistant's sentence tells something: not a question, an acknowledgement,
+    a reaction, a promise, or an echo of the user's words."""
+    words = _WORD.findall(sentence)
+    if sentence.rstrip().endswith("?") or len(words) < MIN_ASSISTANT_WORDS:
+        return False
+    if _ACKNOWLEDGEMENT.match(sentence) or _PROMISE.match(sentence):
+        return False
+    if _ABOUT_THE_USER.match(sentence):
+        return False
+    said = _content_words(sentence) - _ECHO_IGNORED
+    return bool(said) and len(said & dialogue.user_words) < ECHO_SHARE * len(said)
+
+
+def stated(turn: TurnText, dialogue: Dialogue) -> list[str]:
+    """The sentences of a turn with a role that state something worth a memory (and, as a side
+    effect, what ``dialogue`` learns of the user from it)."""
+    text = _tidy(turn.text)
+    if turn.role in ("tool", "system") or not text:
+        return []
+    kept: list[str] = []
+    for sentence in _sentences(text):
+        if is_filler(sentence):
+            continue
+        if turn.role == "assistant":
+            if _assistant_tells(sentence, dialogue):
+                kept.append(sentence)
+            continue
+        introduced = introduced_name(sentence)
+        if introduced is not None:
+            dialogue.user_name, sentence = introduced
+            if not sentence:
+                continue
+        statement = _user_sentence(sentence)
+        if statement is not None and not _chatter(statement, dialogue):
+            statement = _resolved(statement, dialogue)
+            kept.append(statement)
+            people = _INTRODUCED_PERSON.findall(statement)
+            dialogue.last_person = people[-1] if people else dialogue.last_person
+    if turn.role == "user":
+        dialogue.user_words |= _content_words(text)
+    return kept

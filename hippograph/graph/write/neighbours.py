@@ -17,6 +17,7 @@ from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store import nearest as shared_index
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
+from hippograph.graph.text import restate
 from hippograph.graph.write.decide import Neighbour
 from hippograph.graph.write.statements import overlap
 
@@ -249,10 +250,11 @@ def tombstoned(
     after: str | None,
 ) -> set[int]:
     """Indexes of items that repeat a forgotten fact: the same content, the same content with
-    or without a "Speaker: " prefix (said by someone else), or a near-duplicate (cosine at
+    or without a "Speaker: " prefix (said by someone else), a near-duplicate (cosine at
     least ``TOMBSTONE_NEAR_MIN`` to the forgotten embedding kept on the tombstone, or to a
-    forgotten memory whose node is still there, archived). ``after``: only tombstones written
-    after it count (rebuild replays what came before them)."""
+    forgotten memory whose node is still there, archived), or a restatement in other words
+    (``text/restate.py``). ``after``: only tombstones written after it count (rebuild replays
+    what came before them)."""
     if not items or not store.read("decision/tombstone_count", namespace=namespace)[0]["count"]:
         return set()
     marks = [r for r in store.read("decision/tombstone_marks", namespace=namespace)
@@ -267,6 +269,7 @@ def tombstoned(
         forgotten = _rows_unit(np.asarray(kept, dtype=np.float32))
         cosines = _rows_unit(np.asarray(vectors, dtype=np.float32)) @ forgotten.T
         blocked |= {int(i) for i in np.flatnonzero(cosines.max(axis=1) >= TOMBSTONE_NEAR_MIN)}
+    blocked |= _restating(embedder, namespace, items, marks, blocked)
     if after is not None:
         return blocked  # rebuild: archived nodes are gone, the tombstones are what is left
     for i, vector in enumerate(vectors):
@@ -279,6 +282,41 @@ def tombstoned(
         if close and store.read("decision/tombstoned_ids", namespace=namespace, ids=close):
             blocked.add(i)
     return blocked
+
+
+def _restating(
+    embedder: Embedder,
+    namespace: str,
+    items: Sequence[NewMemory],
+    marks: Sequence[Row],
+    blocked: set[int],
+) -> set[int]:
+    """Indexes of items (not yet ``blocked``) that restate a tombstone's statement in other
+    words: their neutral forms compared (`text.restate`)."""
+    marks = [m for m in marks if m.get("neutral_embedding") is not None]
+    open_items = [i for i in range(len(items)) if i not in blocked]
+    if not marks or not open_items:
+        return set()
+    forms = [restate.neutral(items[i].content) for i in open_items]
+    mine = _rows_unit(np.asarray(embedder.embed(forms), dtype=np.float32))
+    theirs = _rows_unit(np.asarray([m["neutral_embedding"] for m in marks], dtype=np.float32))
+    cosines = mine @ theirs.T
+    found = set()
+    for row, i in enumerate(open_items):
+        numbers = restate.number_keys(namespace, items[i].content)
+        relations = restate.relation_keys(namespace, items[i].content)
+        if any(
+            restate.restates(
+                float(cosines[row, col]),
+                mark["number_keys"] or (),
+                numbers,
+                mark["relation_keys"] or (),
+                relations,
+            )
+            for col, mark in enumerate(marks)
+        ):
+            found.add(i)
+    return found
 
 
 def _rows_unit(m: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from hippograph.graph.text.updates import is_change
+
 # Word-share thresholds of the offline rules (the cosine ones are in ``decide``).
 # A correction cue in the text ("actually" opens many an ordinary turn) must also restate the
 # target: at least this share of the target's words are in the correction.
@@ -27,7 +29,8 @@ SUPERSEDED_MAX_WORDS = 30
 # A contradiction says mostly the same words (roots, both ways).
 CONTRADICT_MIN_OVERLAP = 0.6
 
-_WORD = re.compile(r"[a-z0-9']+")
+# Letters of any script: "Chloé" is one word, not "chlo".
+_WORD = re.compile(r"[^\W_](?:[^\W_]|')*")
 _CORRECTION_CUE = re.compile(
     r"\b(?:actually|correction|i\s+meant|i\s+misspoke|scratch\s+that|to\s+be\s+precise"
     r"|that\s+was\s+wrong|i\s+was\s+wrong|not\s+\w+(?:\s+\w+)?\s*,?\s+but)\b"
@@ -36,12 +39,6 @@ _CORRECTION_CUE = re.compile(
 )
 _CORRECTION_WORDS = ("not", "actually", "correction", "meant", "misspoke", "scratch", "precise",
                      "wrong")  # fmt: skip
-_CHANGE_CUE = re.compile(
-    r"\b(?:now|no\s+longer|not\s+anymore|any\s?more|moved\s+to|moving\s+to|switched\s+to"
-    r"|changed\s+to|started\s+working|starts?\s+working|joined|quit|became|has\s+become"
-    r"|these\s+days|nowadays|currently|since\s+(?:last|this)|used\s+to|from\s+now\s+on)\b",
-    re.IGNORECASE,
-)
 # Negation: one of these words, or any word ending in n't ("shan't", "needn't").
 _NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "nothing", "cannot"})
 _ANTONYMS: tuple[tuple[str, str], ...] = (
@@ -59,6 +56,11 @@ _ANTONYMS: tuple[tuple[str, str], ...] = (
     ("include", "exclude"),
 )
 _LEADING_FILLER = frozenset({"actually", "correction", "now", "so", "well", "also", "update", "oh"})
+# "Quick update: ...", "Correction: ...", "FYI: ...": an announcement, not a speaker's name.
+_ANNOUNCEMENT = re.compile(
+    r"(?i:(?:quick\s+|small\s+|an?\s+)?(?:update|correction|note|reminder|fyi|btw|heads\s+up"
+    r"|news|change\s+of\s+plans?))"
+)
 
 # Single-valued attributes, the only changes the offline rules act on: a new employer or home
 # replaces the old one. Each pattern captures the value after its verb. Everything else that
@@ -83,10 +85,33 @@ _ATTRIBUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "home",
         re.compile(
             r"\b(?:moved|moving|moves|relocated|relocating)\s+(?:from\s+[\w' -]{1,40}?\s+)?"
-            r"(?:back\s+)?to\s+" + _VALUE,
+            r"(?:back\s+)?to\s+(?!(?:a|an|the)\s+(?:new\s+)?(?:version|release|plan|tier)\b)"
+            + _VALUE,
             re.IGNORECASE,
         ),
     ),
+    (
+        # A tool, service or provider in use: "uses Postgres", "switched from Postgres to
+        # SQLite", "migrated to GitLab". Single-valued only with a change (``changes``).
+        "tool",
+        re.compile(
+            r"\b(?:uses?|using|runs?\s+on|switched\s+(?:over\s+)?(?:from\s+[\w' .-]{1,40}?\s+)?to"
+            r"|migrated\s+(?:from\s+[\w' .-]{1,40}?\s+)?to|moved\s+from\s+[\w' .-]{1,40}?\s+to"
+            r"|went\s+with|replaced\s+[\w' .-]{1,40}?\s+with)\s+" + _VALUE,
+            re.IGNORECASE,
+        ),
+    ),
+)
+# "<whose> <attribute> is <value>": "The user's budget is 150 euros", "Our deadline is
+# 3 March", "Maya's phone number is 555-0101". The attribute is named by its words; a value
+# is a proper name or holds a number (``_value``).
+_COPULA = re.compile(
+    r"^(?:(?:the|my|our|their|his|her|its)\s+|(?:the\s+user|[A-Z][\w-]*)['’]s\s+)"
+    r"(?P<attribute>[a-z][a-z -]{1,40}?)\s+(?:is|are|will\s+be|has\s+been|was)\s+"
+    r"(?:now\s+|actually\s+|currently\s+|still\s+)?(?:(?:moved|changed|set|pushed|bumped"
+    r"|raised|lowered|increased|reduced|cut)\s+(?:back\s+)?(?:to\s+)?|on\s+|at\s+)?"
+    r"(?P<value>[^.!?;]{1,60})",
+    re.IGNORECASE,
 )
 # Verbs that state a change by themselves ("moved to Denver"), without a change cue.
 _CHANGE_VERB = re.compile(r"\b(?:moved|moving|moves|relocated|relocating)\b", re.IGNORECASE)
@@ -109,7 +134,8 @@ _NEGATION_SKIP = _listed(
 )
 
 _FRAME_LEAD = _listed(
-    """i i'm i've i'd i'll now just recently finally also still currently actually officially
+    """i i'm i've i'd i'll we we're we've we'd we'll now just recently finally also still
+    currently actually officially
     have has had am is was been started start starting began will be going gonna to no longer
     then so well oh yeah yes and but hey hi"""
 )
@@ -120,7 +146,7 @@ _VALUE_STOP = _listed(
     with while though although i we he she they it"""
 )
 _ARTICLES = frozenset({"the", "a", "an", "my", "our"})
-_CLAUSE = re.compile(r"[.!?;,]+\s*|\s+-\s+")
+_CLAUSE = re.compile(r"[.!?;,:]+\s*|\s+-\s+")
 _SPEAKER = re.compile(r"^[A-Z][\w .'-]{0,39}:\s*")
 
 
@@ -209,10 +235,6 @@ def correction_cue(text: str) -> bool:
         if not any(w in lowered for w in _CORRECTION_WORDS):
             return False
     return _CORRECTION_CUE.search(text) is not None
-
-
-def is_change(text: str) -> bool:
-    return _CHANGE_CUE.search(text) is not None
 
 
 def clashes(a: str, b: str) -> bool:
@@ -319,7 +341,12 @@ def subject(text: str) -> str | None:
     """Who or what the fact is about: the leading run of capitalised words (``Sam``, ``Ana
     Lopez``) or the ``Speaker:`` prefix of an extracted turn; None when it opens otherwise."""
     head = text.split(":", 1)
-    if len(head) == 2 and 0 < len(head[0]) <= 40 and head[0].strip()[:1].isupper():
+    if (
+        len(head) == 2
+        and 0 < len(head[0]) <= 40
+        and head[0].strip()[:1].isupper()
+        and not _ANNOUNCEMENT.fullmatch(head[0].strip())
+    ):
         return head[0].strip().casefold()
     tokens = re.findall(r"[A-Za-z][\w'-]*", text)
     while tokens and tokens[0].casefold() in _LEADING_FILLER:
@@ -342,6 +369,10 @@ def attributes(text: str) -> frozenset[tuple[str, str]]:
     own = set((subject(text) or "").split())
     body = _SPEAKER.sub("", text.strip(), count=1)
     found: set[tuple[str, str]] = set()
+    for clause in _CLAUSE.split(body)[:1]:
+        copula = _COPULA.match(clause)
+        if copula is not None and (value := _value(copula["value"])):
+            found.add((f"the {' '.join(words(copula['attribute']))}", value))
     for number, clause in enumerate(_CLAUSE.split(body)):
         for attribute, pattern in _ATTRIBUTES:
             for match in pattern.finditer(clause):
@@ -366,7 +397,7 @@ def _value(raw: str) -> str:
             break
         if kept or word not in _ARTICLES:
             kept.append(token)
-    if not any(t[:1].isupper() for t in kept):
+    if not any(t[:1].isupper() or any(c.isdigit() for c in t) for t in kept):
         return ""
     return " ".join(t.casefold().strip(".") for t in kept)
 

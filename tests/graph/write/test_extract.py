@@ -94,6 +94,9 @@ def test_whole_turn_fact_keeps_speaker_time_and_source() -> None:
         ("My sister visited me last week.", "Melanie: My sister visited me last week."),
         ("I dunno what happened there.", "Melanie: I dunno what happened there."),
         ("We adopted a dog from the shelter.", "Melanie: We adopted a dog from the shelter."),
+        # "my" opening a sentence: the speaker's, unless "I" or "my" comes again
+        ("My birthday is on 14 March.", "Melanie's birthday is on 14 March."),
+        ("My sister and I went hiking.", "Melanie: My sister and I went hiking."),
     ],
 )
 def test_first_person_is_told_about_the_speaker(text: str, expected: str) -> None:
@@ -107,7 +110,7 @@ def test_independent_sentences_split_and_dependent_ones_stay() -> None:
     )
     assert contents(text, "Melanie") == [
         "Melanie went to a pride parade last weekend. It was so empowering, honestly.",
-        "Melanie: Btw my daughter just started violin lessons. She loves it!",
+        "Btw Melanie's daughter just started violin lessons. She loves it!",
     ]
 
 
