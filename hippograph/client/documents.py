@@ -151,6 +151,7 @@ INGEST: Final = """
 mutation Ingest($namespace: String!, $turns: [TurnInput!]!, $flush: Boolean = false) {
   ingest(namespace: $namespace, turns: $turns, flush: $flush) {
     stored duplicates extractedTurns pendingTurns actions { action count }
+    turns { id sessionId turnIndex outcome } erased
   }
 }"""
 

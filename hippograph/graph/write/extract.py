@@ -31,6 +31,7 @@ class TurnText:
     timestamp: datetime | None
     session_id: str
     turn_index: int
+    role: str | None = None  # user, assistant, system or tool, when the message said
 
 
 @dataclass(frozen=True)
