@@ -83,7 +83,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="search",
         title="Search",
-        description="Plain vector top-k over active memories (no graph expansion, no upkeep).",
+        description=(
+            "Plain vector top-k over active memories (no graph expansion, no upkeep), scoped as "
+            "recall is: global memories, those of project and those of sessionId."
+        ),
         document=documents.SEARCH,
         read_only=True,
     ),

@@ -138,9 +138,18 @@ class Client:
             )  # fmt: skip
         )
 
-    def search(self, query: str, *, k: int | None = None, as_of: str | None = None) -> list[Scored]:
-        """Plain vector top-k over active memories (as_of: as the store stood then)."""
-        return self._run(ops.search(self.namespace, query, k, as_of))
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        as_of: str | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
+    ) -> list[Scored]:
+        """Plain vector top-k over active memories (as_of: as the store stood then), scoped as
+        recall is: global memories, those of project and those of session_id."""
+        return self._run(ops.search(self.namespace, query, k, as_of, project, session_id))
 
     def memories(
         self,
@@ -272,9 +281,15 @@ class AsyncClient:
         )
 
     async def search(
-        self, query: str, *, k: int | None = None, as_of: str | None = None
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        as_of: str | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> list[Scored]:
-        return await self._run(ops.search(self.namespace, query, k, as_of))
+        return await self._run(ops.search(self.namespace, query, k, as_of, project, session_id))
 
     async def memories(
         self,

@@ -203,3 +203,24 @@ def test_clearing_a_session_keeps_memories_another_turn_confirms(
     assert err.value.field == "turnIds"
     decisions = rt.store.read("export/decisions", namespace=namespace, after="", limit=1000)
     assert all("Miso" not in json.dumps(r) for r in decisions)
+
+
+def test_search_sees_what_recall_sees(any_runtime: Runtime, namespace: str) -> None:
+    rt = any_runtime
+    writepath.remember(rt.store, rt.embedder, namespace, [
+        NewMemory(content="Agent A's scratch note: the build cache lives in /tmp/a",
+                  scope="session", session_id="agent-a"),
+        NewMemory(content="The build cache of project p lives in /srv/cache",
+                  scope="project", project="p"),
+        NewMemory(content="Build caches are cleared on Sundays"),
+    ], policy=rt.policy)  # fmt: skip
+
+    def found(project: str | None = None, session_id: str | None = None) -> set[str]:
+        hits = memories.search(rt.store, rt.embedder, namespace, "where is the build cache", 10,
+                               project=project, session_id=session_id)  # fmt: skip
+        return {h.memory.content.split(" ")[0] for h in hits}
+
+    assert found() == {"Build"}
+    assert found(session_id="agent-b") == {"Build"}
+    assert found(session_id="agent-a") == {"Build", "Agent"}
+    assert found(project="p", session_id="agent-b") == {"Build", "The"}
