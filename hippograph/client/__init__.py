@@ -29,6 +29,15 @@ from hippograph.client.records import (
     TurnRef,
 )
 from hippograph.client.transcripts import from_anthropic, from_openai
+from hippograph.client.views import (
+    ContextBundle,
+    ConversationPage,
+    CoreBlock,
+    Erasure,
+    Profile,
+    Session,
+    SessionPage,
+)
 from hippograph.graph.errors import HippographError, InvalidInput, NotFound
 from hippograph.graph.model import (
     Memory,
@@ -44,7 +53,8 @@ from hippograph.graph.model import (
 __all__ = [
     "DEFAULT_URL", "AsyncClient", "Client", "RemoteError", "Explanation", "Health",
     "IngestResult", "Link", "MemoryHistory", "Rating", "RecallItem", "RecallResult", "Turn",
-    "TurnRef", "ToolCall", "ToolResult", "from_anthropic", "from_openai",
+    "TurnRef", "ToolCall", "ToolResult", "from_anthropic", "from_openai", "ContextBundle",
+    "ConversationPage", "CoreBlock", "Erasure", "Profile", "Session", "SessionPage",
     "HippographError", "InvalidInput", "NotFound", "Memory", "MemoryFilter", "NewMemory",
     "Page", "RememberResult", "Source",
 ]  # fmt: skip
