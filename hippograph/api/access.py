@@ -46,11 +46,13 @@ FIELD_ROLES: dict[str, Role | None] = {
     "history": "read", "episodes": "read", "gaps": "read", "context": "read",
     "pending": "read", "core": "read", "coreChanges": "read", "profile": "read",
     "neighbourhood": "read", "clusters": "read", "provenance": "read",  # the explorer's
+    "sessions": "read", "conversation": "read",
     "jobRuns": None,
     # write
     "remember": "write", "rememberBatch": "write", "forget": "write", "link": "write",
     "supersede": "write", "tag": "write", "untag": "write", "ingest": "write",
     "feedback": "write", "observe": "write", "used": "write",
+    "eraseTurn": "write", "clearSession": "write", "erase": "write",  # as forget(hard)
     "consolidate": "write",  # without a namespace: every namespace, admin over *
     # admin
     "rebuild": "admin", "runJob": "admin", "audit": "admin",

@@ -92,7 +92,7 @@ def required(args: argparse.Namespace, settings: Settings) -> tuple[Role, str | 
         return "read", namespace
     if name in ("cmd_core", "cmd_profile"):
         return ("admin" if args.refresh else "read"), namespace
-    if name in ("cmd_remember", "cmd_form", "cmd_ingest"):
+    if name in ("cmd_remember", "cmd_form", "cmd_ingest", "cmd_erase"):
         return "write", namespace
     if name == "cmd_consolidate":
         return ("write" if namespace else "admin"), namespace

@@ -1,9 +1,11 @@
-"""``hippograph ingest | consolidate | rebuild``: the write path and its maintenance.
+"""``hippograph ingest | consolidate | rebuild | erase``: the write path and its maintenance.
 
 ``ingest`` reads JSON Lines (one turn per line: ``sessionId``, ``turnIndex``, ``text``, and
 ``speaker`` and/or ``role``, optional ``timestamp`` and ``filePaths``) or a LoCoMo file
 (``--locomo``, one conversation by position or sample id), then extracts everything buffered
-(``--no-flush`` leaves low-signal turns to the batch/age rules).
+(``--no-flush`` leaves low-signal turns to the batch/age rules). ``erase`` removes turns, a
+session, memories or everything holding a text, with what was derived from them
+(``graph/write/erasure.py``), and prints what went.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import to_iso
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.upkeep.consolidation_model import ConsolidationReport
-from hippograph.graph.write import episodes
+from hippograph.graph.write import episodes, erasure
 from hippograph.jobs.consolidate import consolidate_now, rebuild_now, write_tools
 from hippograph.settings import Settings
 
@@ -52,6 +54,16 @@ def register(subparsers: Any) -> None:
     reb.add_argument("--namespace", "-n", required=True)
     data_dir_arg(reb)
     reb.set_defaults(command=cmd_rebuild)
+
+    era = subparsers.add_parser("erase", help="erase turns, a session, memories or a text")
+    era.add_argument("--namespace", "-n", required=True)
+    era.add_argument("--turn", action="append", default=[], help="a turn's id (repeatable)")
+    era.add_argument("--session", default=None, help="every turn of this session")
+    era.add_argument("--memory", action="append", default=[], help="a memory's id (repeatable)")
+    era.add_argument("--text", default=None, help="everything holding this text")
+    era.add_argument("--dry-run", action="store_true", help="print what would go, erase nothing")
+    data_dir_arg(era)
+    era.set_defaults(command=cmd_erase)
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
@@ -120,6 +132,23 @@ def cmd_rebuild(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_erase(args: argparse.Namespace, settings: Settings) -> int:
+    done = with_runtime(
+        settings,
+        lambda rt: erasure.erase(
+            rt.store,
+            args.namespace,
+            turn_ids=args.turn,
+            session_id=args.session,
+            memory_ids=args.memory,
+            text=args.text,
+            dry_run=args.dry_run,
+        ),  # fmt: skip
+    )
+    print(f"erased from {args.namespace}: {json.dumps(done.__dict__)}")
+    return 0
+
+
 # ---------------------------------------------------------------- input formats
 
 
@@ -132,7 +161,7 @@ def jsonl_turns(path: Path) -> Iterator[episodes.NewTurn]:
                 raw = json.loads(line)
                 yield episodes.NewTurn(
                     session_id=str(raw["sessionId"]),
-                    turn_index=int(raw["turnIndex"]),
+                    turn_index=None if raw.get("turnIndex") is None else int(raw["turnIndex"]),
                     text=str(raw["text"]),
                     speaker=raw.get("speaker"),
                     role=raw.get("role"),

@@ -20,15 +20,41 @@ from hippograph.graph.write import episodes as episode_log
 from hippograph.jobs.consolidate import consolidate_now, rebuild_now, write_tools
 
 
-@strawberry.input
+@strawberry.input(description="A call the message asks a tool to make.")
+class ToolCallInput:
+    id: str
+    name: str
+    arguments: str = strawberry.field(default="", description="JSON text, kept as sent")
+
+
+@strawberry.input(description="What a tool answered to a call.")
+class ToolResultInput:
+    call_id: str
+    content: str = ""
+    status: str = strawberry.field(default="ok", description="ok or error")
+
+
+@strawberry.input(description="One message as the platform sent it.")
 class TurnInput:
     session_id: str
-    turn_index: int
-    text: str
+    text: str = strawberry.field(
+        default="", description="kept as sent; may be empty when tool calls or results are given"
+    )
+    turn_index: int | None = strawberry.field(
+        default=None, description="absent: appended after the session's last turn"
+    )
     speaker: str | None = None
     role: str | None = strawberry.field(default=None, description="user, assistant, system or tool")
     timestamp: str | None = strawberry.field(default=None, description="ISO-8601, when said")
     file_paths: list[str] = strawberry.field(default_factory=list)
+    tool_calls: list[ToolCallInput] = strawberry.field(default_factory=list)
+    tool_results: list[ToolResultInput] = strawberry.field(default_factory=list)
+    metadata: JSON | None = strawberry.field(
+        default=None, description="a JSON object of at most 16 KiB (platform ids, channel...)"
+    )
+    message_id: str | None = strawberry.field(
+        default=None, description="the client's id of the message: sent again, it is a duplicate"
+    )
 
     def to_domain(self) -> episode_log.NewTurn:
         return episode_log.NewTurn(
@@ -39,7 +65,38 @@ class TurnInput:
             role=self.role,
             timestamp=self.timestamp,
             file_paths=tuple(self.file_paths),
+            tool_calls=tuple(
+                model.ToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in self.tool_calls
+            ),
+            tool_results=tuple(
+                model.ToolResult(call_id=r.call_id, content=r.content, status=r.status)
+                for r in self.tool_results
+            ),
+            metadata=cast("dict[str, object] | None", self.metadata),
+            message_id=self.message_id,
         )
+
+
+@strawberry.type
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+
+
+@strawberry.type
+class ToolResult:
+    call_id: str
+    content: str
+    status: str
+
+
+@strawberry.type(description="Where a message sent is: its stable id, session and turn index.")
+class TurnRef:
+    id: str = strawberry.field(description="the turn's stable id (empty when erased)")
+    session_id: str
+    turn_index: int | None
+    outcome: str = strawberry.field(description="stored, duplicate or erased (not stored again)")
 
 
 @strawberry.type
@@ -59,10 +116,13 @@ class IngestPayload:
     extracted_turns: int
     pending_turns: int
     actions: list[ActionCount]
+    turns: list[TurnRef] = strawberry.field(description="each message sent, in order")
+    erased: int = strawberry.field(description="messages not stored again: they were erased")
 
 
 @strawberry.type
 class Episode:
+    id: str = strawberry.field(description="the turn's stable id")
     uid: str
     session_id: str
     turn_index: int
@@ -77,10 +137,19 @@ class Episode:
     extracted_at: str | None
     extractor: str | None
     memory_ids: list[strawberry.ID]
+    message_id: str | None
+    tool_calls: list[ToolCall]
+    tool_results: list[ToolResult]
+    metadata: JSON | None
 
     @classmethod
     def of(cls, e: model.Episode) -> Episode:
         return cls(
+            id=e.id, message_id=e.message_id, metadata=cast(JSON, e.metadata),
+            tool_calls=[ToolCall(id=c.id, name=c.name, arguments=c.arguments)
+                        for c in e.tool_calls],
+            tool_results=[ToolResult(call_id=r.call_id, content=r.content, status=r.status)
+                          for r in e.tool_results],
             uid=e.uid, session_id=e.session_id, turn_index=e.turn_index, speaker=e.speaker,
             role=e.role, text=e.text, timestamp=e.timestamp, file_paths=list(e.file_paths),
             recorded_at=e.recorded_at, high_signal=e.high_signal,
@@ -268,7 +337,10 @@ class IngestMutation:
             extracted_turns=result.extracted_turns,
             pending_turns=result.pending_turns,
             actions=_actions(result.actions),
-        )
+            turns=[TurnRef(id=r.id, session_id=r.session_id, turn_index=r.turn_index,
+                           outcome=r.outcome) for r in result.turns],
+            erased=result.erased,
+        )  # fmt: skip
 
     @strawberry.mutation(
         description="Consolidate one namespace or all (gated by time and new facts unless "

@@ -14,7 +14,7 @@ import mcp_types as types
 
 from hippograph.api.mcp_schema import input_schema, output_schema
 from hippograph.api.schema import schema
-from hippograph.client import documents
+from hippograph.client import documents, documents_more
 
 SERVER_FILLED = frozenset({"namespace"})
 
@@ -83,7 +83,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="search",
         title="Search",
-        description="Plain vector top-k over active memories (no graph expansion, no upkeep).",
+        description=(
+            "Plain vector top-k over active memories (no graph expansion, no upkeep), scoped as "
+            "recall is: global memories, those of project and those of sessionId."
+        ),
         document=documents.SEARCH,
         read_only=True,
     ),
@@ -241,6 +244,62 @@ TOOLS: tuple[ToolSpec, ...] = (
         ),
         document=documents.PROFILE,
         read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="sessions",
+        title="Sessions",
+        description=(
+            "The conversations in the log, most recently active first: turn counts, first and "
+            "last times, participants."
+        ),
+        document=documents_more.SESSIONS,
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="conversation",
+        title="Conversation",
+        description=(
+            "One session's turns as sent (roles, text, tool calls and results, metadata, ids), "
+            "a page at a time: FORWARD from the first or BACKWARD from the last; pass "
+            "nextCursor back as after."
+        ),
+        document=documents_more.CONVERSATION,
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="erase_turn",
+        title="Erase a turn",
+        description=(
+            "Erase one turn by its id, with the memories derived only from it and their "
+            "traces; a tombstone keeps it from coming back when the transcript is sent again."
+        ),
+        document=documents_more.ERASE_TURN,
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="clear_session",
+        title="Clear a session",
+        description="Erase every turn of a session, with what was derived only from them.",
+        document=documents_more.CLEAR_SESSION,
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="erase",
+        title="Erase a subject",
+        description=(
+            "Erase memories (by id, or every one holding text), the turns they came from, "
+            "turns holding text, and what was derived from them. dryRun says what would go."
+        ),
+        document=documents_more.ERASE,
+        read_only=False,
+        destructive=True,
         idempotent=True,
     ),
 )

@@ -79,15 +79,26 @@ class MemoryQuery:
         )  # fmt: skip
         return MemoryPage(items=[Memory.of(m) for m in page.items], next_cursor=page.next_cursor)
 
-    @strawberry.field(description="Plain vector top-k over active memories.")
+    @strawberry.field(
+        description="Plain vector top-k over active memories, scoped as recall is: global "
+        "memories, those of project and those of sessionId."
+    )
     async def search(
-        self, info: Info, namespace: str, query: str, k: int = 10, as_of: AsOf = None
+        self,
+        info: Info,
+        namespace: str,
+        query: str,
+        k: int = 10,
+        as_of: AsOf = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> list[ScoredMemory]:
         charge_k(info, k)
         rt = runtime(info)
         found = await heavy(
             info,
-            partial(memories.search, limits=rt.limits, as_of=as_of),
+            partial(memories.search, limits=rt.limits, as_of=as_of, project=project,
+                    session_id=session_id),
             rt.store, rt.embedder, namespace, query, k,
         )  # fmt: skip
         return [ScoredMemory(memory=Memory.of(s.memory), score=s.score) for s in found]

@@ -13,6 +13,7 @@ from hippograph.api.errors import HippographErrors, HippographSchema
 from hippograph.api.explore_schema import ExploreQuery
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
 from hippograph.api.jobs_schema import JobsMutation, JobsQuery
+from hippograph.api.ledger_schema import LedgerMutation, LedgerQuery
 from hippograph.api.limits import RequestLimits
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
 from hippograph.api.profile_schema import ProfileQuery
@@ -23,6 +24,7 @@ RootQuery = merge_types(
     (
         MemoryQuery,
         IngestQuery,
+        LedgerQuery,
         JobsQuery,
         BundleQuery,
         CoreQuery,
@@ -36,7 +38,15 @@ RootQuery = merge_types(
 # `data: null`, hiding an earlier remember that was stored).
 RootMutation = merge_types(
     "Mutation",
-    (MemoryMutation, IngestMutation, JobsMutation, BundleMutation, UsageMutation, AccessMutation),
+    (
+        MemoryMutation,
+        IngestMutation,
+        LedgerMutation,
+        JobsMutation,
+        BundleMutation,
+        UsageMutation,
+        AccessMutation,
+    ),  # fmt: skip
 )
 # Clients send the same few documents with different variables: each is parsed and validated
 # once (about 1-2 ms a request for a recall with its selection, otherwise).

@@ -26,13 +26,35 @@ from hippograph.client.records import (
     RecallItem,
     RecallResult,
     Turn,
+    TurnRef,
+)
+from hippograph.client.transcripts import from_anthropic, from_openai
+from hippograph.client.views import (
+    ContextBundle,
+    ConversationPage,
+    CoreBlock,
+    Erasure,
+    Profile,
+    Session,
+    SessionPage,
 )
 from hippograph.graph.errors import HippographError, InvalidInput, NotFound
-from hippograph.graph.model import Memory, MemoryFilter, NewMemory, Page, RememberResult, Source
+from hippograph.graph.model import (
+    Memory,
+    MemoryFilter,
+    NewMemory,
+    Page,
+    RememberResult,
+    Source,
+    ToolCall,
+    ToolResult,
+)
 
 __all__ = [
     "DEFAULT_URL", "AsyncClient", "Client", "RemoteError", "Explanation", "Health",
     "IngestResult", "Link", "MemoryHistory", "Rating", "RecallItem", "RecallResult", "Turn",
+    "TurnRef", "ToolCall", "ToolResult", "from_anthropic", "from_openai", "ContextBundle",
+    "ConversationPage", "CoreBlock", "Erasure", "Profile", "Session", "SessionPage",
     "HippographError", "InvalidInput", "NotFound", "Memory", "MemoryFilter", "NewMemory",
     "Page", "RememberResult", "Source",
 ]  # fmt: skip

@@ -14,6 +14,8 @@ from typing import Any, TypeVar
 import httpx
 
 from hippograph.client import operations as ops
+from hippograph.client import operations_more as opx
+from hippograph.client import views
 from hippograph.client.errors import BAD_REQUEST, RemoteError, from_graphql
 from hippograph.client.records import (
     Health,
@@ -25,7 +27,8 @@ from hippograph.client.records import (
     RecallResult,
     Turn,
 )
-from hippograph.graph.model import Memory, MemoryFilter, NewMemory, Page, RememberResult
+from hippograph.graph import model
+from hippograph.graph.model import Memory, MemoryFilter, NewMemory, Page, RememberResult, Tag
 from hippograph.graph.model import ScoredMemory as Scored
 
 T = TypeVar("T")
@@ -138,9 +141,18 @@ class Client:
             )  # fmt: skip
         )
 
-    def search(self, query: str, *, k: int | None = None, as_of: str | None = None) -> list[Scored]:
-        """Plain vector top-k over active memories (as_of: as the store stood then)."""
-        return self._run(ops.search(self.namespace, query, k, as_of))
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        as_of: str | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
+    ) -> list[Scored]:
+        """Plain vector top-k over active memories (as_of: as the store stood then), scoped as
+        recall is: global memories, those of project and those of session_id."""
+        return self._run(ops.search(self.namespace, query, k, as_of, project, session_id))
 
     def memories(
         self,
@@ -193,6 +205,200 @@ class Client:
 
     def health(self) -> Health:
         return self._run(ops.health())
+
+    def context(
+        self,
+        context: str,
+        *,
+        budget: int | None = None,
+        format: str | None = None,
+        session_id: str | None = None,
+        project: str | None = None,
+        k: int | None = None,
+    ) -> views.ContextBundle:
+        """The memories relevant to ``context`` as prompt text within ``budget`` tokens
+        (format: markdown or json), the core block first."""
+        return self._run(
+            opx.context(
+                self.namespace,
+                context,
+                budget=budget,
+                format=format,
+                session_id=session_id,
+                project=project,
+                k=k,
+            )
+        )
+
+    def observe(
+        self,
+        session_id: str,
+        context: str,
+        *,
+        budget: int | None = None,
+        format: str | None = None,
+        project: str | None = None,
+        k: int | None = None,
+    ) -> views.Observation:
+        """Next-turn mode: hand over this turn's context; its bundle is built in the background."""
+        return self._run(
+            opx.observe(
+                self.namespace,
+                session_id,
+                context,
+                budget=budget,
+                format=format,
+                project=project,
+                k=k,
+            )
+        )
+
+    def pending(self, session_id: str) -> views.Pending | None:
+        """The latest bundle finished for ``session_id`` (see observe), or None."""
+        return self._run(opx.pending(self.namespace, session_id))
+
+    def used(self, *memory_ids: str) -> views.Used:
+        """Report the memories used (e.g. in one answer)."""
+        return self._run(opx.used(self.namespace, memory_ids))
+
+    def core(self) -> views.CoreBlock:
+        """The core block and its latest changes."""
+        return self._run(opx.core(self.namespace))
+
+    def core_changes(self, *, first: int | None = None) -> list[views.CoreChange]:
+        """How the core block changed, newest first."""
+        return self._run(opx.core_changes(self.namespace, first))
+
+    def profile(self) -> views.Profile:
+        """Who the user is and what they want, with skill proposals."""
+        return self._run(opx.profile(self.namespace))
+
+    def sessions(self, *, first: int | None = None, after: str | None = None) -> views.SessionPage:
+        """The sessions, most recently active first (after: a page's next_cursor)."""
+        return self._run(opx.sessions(self.namespace, first, after))
+
+    def conversation(
+        self,
+        session_id: str,
+        *,
+        first: int | None = None,
+        after: str | None = None,
+        direction: str = "forward",
+    ) -> views.ConversationPage:
+        """One page of a session's turns, forward (oldest first) or backward (newest first)."""
+        return self._run(opx.conversation(self.namespace, session_id, first, after, direction))
+
+    def episodes(
+        self,
+        *,
+        session_id: str | None = None,
+        first: int | None = None,
+        after: str | None = None,
+    ) -> list[model.Episode]:
+        """The episode log in session and turn order (after: the last uid seen)."""
+        return self._run(opx.episodes(self.namespace, session_id, first, after))
+
+    def erase_turn(self, turn_id: str) -> views.Erasure:
+        """Erase one turn and what was derived only from it."""
+        return self._run(opx.erase_turn(self.namespace, turn_id))
+
+    def clear_session(self, session_id: str) -> views.Erasure:
+        """Erase every turn of a session and what was derived only from them."""
+        return self._run(opx.clear_session(self.namespace, session_id))
+
+    def erase(
+        self,
+        *,
+        memory_ids: Sequence[str] | None = None,
+        turn_ids: Sequence[str] | None = None,
+        text: str | None = None,
+        dry_run: bool = False,
+    ) -> views.Erasure:
+        """Erase memories (by id, or holding text), turns, and what was derived from them."""
+        return self._run(opx.erase(self.namespace, memory_ids, turn_ids, text, dry_run))
+
+    def tags(self, *, first: int | None = None) -> list[Tag]:
+        """The namespace's tags with their counts."""
+        return self._run(opx.tags(self.namespace, first))
+
+    def gaps(self, *, first: int | None = None) -> list[views.Gap]:
+        """Contexts recall found nothing relevant for, most recent first."""
+        return self._run(opx.gaps(self.namespace, first))
+
+    def neighbourhood(
+        self,
+        memory_id: str,
+        *,
+        depth: int | None = None,
+        include_superseded: bool = False,
+        include_archived: bool = False,
+        limit: int | None = None,
+    ) -> Json:
+        """A memory's neighbourhood as the explorer draws it (nodes and edges, JSON)."""
+        return self._run(
+            opx.neighbourhood(
+                self.namespace,
+                memory_id,
+                depth=depth,
+                include_superseded=include_superseded,
+                include_archived=include_archived,
+                limit=limit,
+            )
+        )
+
+    def clusters(self, *, first: int | None = None) -> list[Json]:
+        """The namespace's clusters (JSON)."""
+        return self._run(opx.clusters(self.namespace, first))
+
+    def provenance(self, memory_id: str) -> list[Json]:
+        """The turns a memory was derived from (JSON)."""
+        return self._run(opx.provenance(self.namespace, memory_id))
+
+    def job_runs(self, name: str | None = None, *, first: int | None = None) -> list[Json]:
+        """Recent maintenance job runs (JSON)."""
+        return self._run(opx.job_runs(name, first))
+
+    def run_job(self, name: str, *, force: bool = False, namespace: str | None = None) -> Json:
+        """Run a maintenance job now and wait for it (admin; JSON)."""
+        return self._run(opx.run_job(name, force, namespace))
+
+    def consolidate(
+        self, *, all_namespaces: bool = False, dry_run: bool = False, force: bool = False
+    ) -> Json:
+        """Consolidate the namespace (all_namespaces: every one, admin); JSON report."""
+        return self._run(
+            opx.consolidate(None if all_namespaces else self.namespace, dry_run, force)
+        )
+
+    def rebuild(self) -> Json:
+        """Rebuild the namespace's memories from its log (admin; JSON)."""
+        return self._run(opx.rebuild(self.namespace))
+
+    def keys(self) -> list[Json]:
+        """Every API key (admin; JSON)."""
+        return self._run(opx.keys())
+
+    def create_key(self, name: str, role: str, namespaces: Sequence[str]) -> Json:
+        """A new API key; its token is in the answer once (admin; JSON)."""
+        return self._run(opx.create_key(name, role, namespaces))
+
+    def rotate_key(self, key_id: str) -> Json:
+        """A new secret for a key (admin; JSON)."""
+        return self._run(opx.rotate_key(key_id))
+
+    def revoke_key(self, key_id: str) -> Json:
+        """Revoke a key for good (admin; JSON)."""
+        return self._run(opx.revoke_key(key_id))
+
+    def audit(
+        self,
+        *,
+        namespace: str | None = None,
+        since: str | None = None,
+        limit: int | None = None,
+    ) -> list[Json]:
+        """The audit trail, newest first (admin; JSON)."""
+        return self._run(opx.audit(namespace, since, limit))
 
 
 class AsyncClient:
@@ -272,9 +478,15 @@ class AsyncClient:
         )
 
     async def search(
-        self, query: str, *, k: int | None = None, as_of: str | None = None
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        as_of: str | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> list[Scored]:
-        return await self._run(ops.search(self.namespace, query, k, as_of))
+        return await self._run(ops.search(self.namespace, query, k, as_of, project, session_id))
 
     async def memories(
         self,
@@ -322,3 +534,175 @@ class AsyncClient:
 
     async def health(self) -> Health:
         return await self._run(ops.health())
+
+    async def context(
+        self,
+        context: str,
+        *,
+        budget: int | None = None,
+        format: str | None = None,
+        session_id: str | None = None,
+        project: str | None = None,
+        k: int | None = None,
+    ) -> views.ContextBundle:
+        return await self._run(
+            opx.context(
+                self.namespace,
+                context,
+                budget=budget,
+                format=format,
+                session_id=session_id,
+                project=project,
+                k=k,
+            )
+        )
+
+    async def observe(
+        self,
+        session_id: str,
+        context: str,
+        *,
+        budget: int | None = None,
+        format: str | None = None,
+        project: str | None = None,
+        k: int | None = None,
+    ) -> views.Observation:
+        return await self._run(
+            opx.observe(
+                self.namespace,
+                session_id,
+                context,
+                budget=budget,
+                format=format,
+                project=project,
+                k=k,
+            )
+        )
+
+    async def pending(self, session_id: str) -> views.Pending | None:
+        return await self._run(opx.pending(self.namespace, session_id))
+
+    async def used(self, *memory_ids: str) -> views.Used:
+        return await self._run(opx.used(self.namespace, memory_ids))
+
+    async def core(self) -> views.CoreBlock:
+        return await self._run(opx.core(self.namespace))
+
+    async def core_changes(self, *, first: int | None = None) -> list[views.CoreChange]:
+        return await self._run(opx.core_changes(self.namespace, first))
+
+    async def profile(self) -> views.Profile:
+        return await self._run(opx.profile(self.namespace))
+
+    async def sessions(
+        self, *, first: int | None = None, after: str | None = None
+    ) -> views.SessionPage:
+        return await self._run(opx.sessions(self.namespace, first, after))
+
+    async def conversation(
+        self,
+        session_id: str,
+        *,
+        first: int | None = None,
+        after: str | None = None,
+        direction: str = "forward",
+    ) -> views.ConversationPage:
+        return await self._run(
+            opx.conversation(self.namespace, session_id, first, after, direction)
+        )
+
+    async def episodes(
+        self,
+        *,
+        session_id: str | None = None,
+        first: int | None = None,
+        after: str | None = None,
+    ) -> list[model.Episode]:
+        return await self._run(opx.episodes(self.namespace, session_id, first, after))
+
+    async def erase_turn(self, turn_id: str) -> views.Erasure:
+        return await self._run(opx.erase_turn(self.namespace, turn_id))
+
+    async def clear_session(self, session_id: str) -> views.Erasure:
+        return await self._run(opx.clear_session(self.namespace, session_id))
+
+    async def erase(
+        self,
+        *,
+        memory_ids: Sequence[str] | None = None,
+        turn_ids: Sequence[str] | None = None,
+        text: str | None = None,
+        dry_run: bool = False,
+    ) -> views.Erasure:
+        return await self._run(opx.erase(self.namespace, memory_ids, turn_ids, text, dry_run))
+
+    async def tags(self, *, first: int | None = None) -> list[Tag]:
+        return await self._run(opx.tags(self.namespace, first))
+
+    async def gaps(self, *, first: int | None = None) -> list[views.Gap]:
+        return await self._run(opx.gaps(self.namespace, first))
+
+    async def neighbourhood(
+        self,
+        memory_id: str,
+        *,
+        depth: int | None = None,
+        include_superseded: bool = False,
+        include_archived: bool = False,
+        limit: int | None = None,
+    ) -> Json:
+        return await self._run(
+            opx.neighbourhood(
+                self.namespace,
+                memory_id,
+                depth=depth,
+                include_superseded=include_superseded,
+                include_archived=include_archived,
+                limit=limit,
+            )
+        )
+
+    async def clusters(self, *, first: int | None = None) -> list[Json]:
+        return await self._run(opx.clusters(self.namespace, first))
+
+    async def provenance(self, memory_id: str) -> list[Json]:
+        return await self._run(opx.provenance(self.namespace, memory_id))
+
+    async def job_runs(self, name: str | None = None, *, first: int | None = None) -> list[Json]:
+        return await self._run(opx.job_runs(name, first))
+
+    async def run_job(
+        self, name: str, *, force: bool = False, namespace: str | None = None
+    ) -> Json:
+        return await self._run(opx.run_job(name, force, namespace))
+
+    async def consolidate(
+        self, *, all_namespaces: bool = False, dry_run: bool = False, force: bool = False
+    ) -> Json:
+        return await self._run(
+            opx.consolidate(None if all_namespaces else self.namespace, dry_run, force)
+        )
+
+    async def rebuild(self) -> Json:
+        return await self._run(opx.rebuild(self.namespace))
+
+    async def keys(self) -> list[Json]:
+        return await self._run(opx.keys())
+
+    async def create_key(self, name: str, role: str, namespaces: Sequence[str]) -> Json:
+        return await self._run(opx.create_key(name, role, namespaces))
+
+    async def rotate_key(self, key_id: str) -> Json:
+        return await self._run(opx.rotate_key(key_id))
+
+    async def revoke_key(self, key_id: str) -> Json:
+        return await self._run(opx.revoke_key(key_id))
+
+    async def audit(
+        self,
+        *,
+        namespace: str | None = None,
+        since: str | None = None,
+        limit: int | None = None,
+    ) -> list[Json]:
+        return await self._run(opx.audit(namespace, since, limit))

@@ -63,8 +63,14 @@ query Recall(
 
 SEARCH: Final = (
     """
-query Search($namespace: String!, $query: String!, $k: Int = 10, $asOf: String) {
-  results: search(namespace: $namespace, query: $query, k: $k, asOf: $asOf) {
+query Search(
+  $namespace: String!, $query: String!, $k: Int = 10, $asOf: String, $project: String,
+  $sessionId: String
+) {
+  results: search(
+    namespace: $namespace, query: $query, k: $k, asOf: $asOf, project: $project,
+    sessionId: $sessionId
+  ) {
     score memory { ...MemoryFields }
   }
 }"""
@@ -151,6 +157,7 @@ INGEST: Final = """
 mutation Ingest($namespace: String!, $turns: [TurnInput!]!, $flush: Boolean = false) {
   ingest(namespace: $namespace, turns: $turns, flush: $flush) {
     stored duplicates extractedTurns pendingTurns actions { action count }
+    turns { id sessionId turnIndex outcome } erased
   }
 }"""
 

@@ -69,11 +69,16 @@ def recall(
 
 
 def search(
-    ns: str, query: str, k: int | None, as_of: str | None = None
+    ns: str,
+    query: str,
+    k: int | None,
+    as_of: str | None = None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Operation[list[model.ScoredMemory]]:
     return Operation(
         documents.SEARCH,
-        _vars(namespace=ns, query=query, k=k, asOf=as_of),
+        _vars(namespace=ns, query=query, k=k, asOf=as_of, project=project, sessionId=session_id),
         lambda d: [records.scored(r) for r in d["results"]],
     )
 

@@ -19,15 +19,31 @@ Json = dict[str, Any]
 
 @dataclass(frozen=True, kw_only=True)
 class Turn:
-    """One conversation turn to ingest; (session_id, turn_index) identifies it."""
+    """One message to ingest; (session_id, turn_index) places it (turn_index None: after the
+    session's last turn), message_id (the client's own id) makes sending it again harmless."""
 
     session_id: str
-    turn_index: int
-    text: str
+    text: str = ""  # kept as sent; may be empty beside tool calls or tool results
+    turn_index: int | None = None
     speaker: str | None = None
     role: str | None = None  # user, assistant, system or tool
     timestamp: str | None = None  # ISO-8601, when said
     file_paths: tuple[str, ...] = ()
+    tool_calls: tuple[model.ToolCall, ...] = ()
+    tool_results: tuple[model.ToolResult, ...] = ()
+    metadata: Json | None = None  # a JSON object of at most 16 KiB
+    message_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnRef:
+    """Where a message sent is: its stable id, session, turn index, and the outcome (stored,
+    duplicate, or erased: not stored again)."""
+
+    id: str
+    session_id: str
+    turn_index: int | None
+    outcome: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,6 +159,8 @@ class IngestResult:
     extracted_turns: int
     pending_turns: int
     actions: dict[str, int] = field(default_factory=dict)  # decision -> count
+    turns: tuple[TurnRef, ...] = ()  # each message sent, in order
+    erased: int = 0  # messages not stored again: they were erased
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -333,6 +351,14 @@ def ingest_result(d: Json) -> IngestResult:
         extracted_turns=d["extractedTurns"],
         pending_turns=d["pendingTurns"],
         actions={a["action"]: a["count"] for a in d["actions"]},
+        turns=tuple(turn_ref(t) for t in d.get("turns") or ()),
+        erased=d.get("erased") or 0,
+    )
+
+
+def turn_ref(d: Json) -> TurnRef:
+    return TurnRef(
+        id=d["id"], session_id=d["sessionId"], turn_index=d["turnIndex"], outcome=d["outcome"]
     )
 
 
@@ -408,6 +434,12 @@ def turn_input(t: Turn) -> Json:
         "role": t.role,
         "timestamp": t.timestamp,
         "filePaths": list(t.file_paths),
+        "toolCalls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in t.tool_calls],
+        "toolResults": [
+            {"callId": r.call_id, "content": r.content, "status": r.status} for r in t.tool_results
+        ],
+        "metadata": t.metadata,
+        "messageId": t.message_id,
     }
 
 

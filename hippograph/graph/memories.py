@@ -239,9 +239,11 @@ def vector_seeds(
     *,
     statuses: Sequence[str] = ("active",),
     as_of: str | None = None,
+    scopes: Sequence[str] | None = None,
 ) -> list[tuple[str, float]]:
     """Top-k (id, cosine) through the vector index, namespace-filtered; with ``as_of`` (ISO
-    time), of the memories current then (``Memory.current_at``) among ``statuses``.
+    time), of the memories current then (``Memory.current_at``) among ``statuses``; with
+    ``scopes``, of the memories a caller with those scope keys sees (``model.scopes``).
 
     The index is shared by all namespaces, so it is asked for ``k × oversample`` candidates; if
     filtering leaves fewer than k while the index may hold more, an exact scan of the namespace
@@ -263,6 +265,7 @@ def vector_seeds(
         statuses=list(statuses),
         embedding=vector(embedding),
         as_of=as_of,
+        scopes=None if scopes is None else list(scopes),
     )
     return [(r["id"], float(r["cosine"])) for r in rows]
 
@@ -276,18 +279,26 @@ def search(
     *,
     limits: validate.Limits = DEFAULT_LIMITS,
     as_of: str | None = None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> list[ScoredMemory]:
     """Plain vector top-k of active memories; with ``as_of`` (ISO time), of the memories
-    current then (``Memory.current_at``), whatever their status now."""
+    current then (``Memory.current_at``), whatever their status now. Scoped as recall is
+    (``model.scopes``): global memories, those of ``project`` and those of ``session_id``."""
     validate.namespace(namespace)
     query = validate.content(query, limits, "query")
     k = validate.top_k(k, limits)
     as_of = validate.as_of(as_of)
+    visible = model.scopes(
+        validate.optional_text(project, "project"), validate.optional_text(session_id, "sessionId")
+    )
     embedding = embedder.embed([query])[0]
     if as_of is None:
-        seeds = vector_seeds(store, namespace, embedding, k)
+        seeds = vector_seeds(store, namespace, embedding, k, scopes=visible)
     else:
-        seeds = vector_seeds(store, namespace, embedding, k, statuses=STATUSES, as_of=as_of)
+        seeds = vector_seeds(
+            store, namespace, embedding, k, statuses=STATUSES, as_of=as_of, scopes=visible
+        )
     by_id = {m.id: m for m in get_many(store, namespace, [i for i, _ in seeds])}
     return [ScoredMemory(memory=by_id[i], score=s) for i, s in seeds if i in by_id]
 

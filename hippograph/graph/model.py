@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -267,9 +268,29 @@ class MemoryFilter:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ToolCall:
+    """A call a message asks a tool to make: its id, the tool's name, its arguments as the
+    platform sent them (JSON text, kept as sent)."""
+
+    id: str
+    name: str
+    arguments: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolResult:
+    """What a tool answered to the call ``call_id``; ``status`` is ``ok`` or ``error``."""
+
+    call_id: str
+    content: str = ""
+    status: str = "ok"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Episode:
     """One ingested conversation turn as the log keeps it (an ``Episode`` node), with the ids
-    of the memories derived from it."""
+    of the memories derived from it. ``id`` is the turn's stable id; ``uid`` its place
+    (namespace|session|turn index)."""
 
     uid: str
     namespace: str
@@ -286,6 +307,11 @@ class Episode:
     extracted_at: str | None
     extractor: str | None
     memory_ids: tuple[str, ...] = ()
+    id: str = ""
+    message_id: str | None = None  # the client's id of the message (its idempotency key)
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_results: tuple[ToolResult, ...] = ()
+    metadata: Mapping[str, Any] | None = None
 
 
 def to_episode(props: Mapping[str, Any], memory_ids: Sequence[str] = ()) -> Episode:
@@ -306,4 +332,14 @@ def to_episode(props: Mapping[str, Any], memory_ids: Sequence[str] = ()) -> Epis
         extracted_at=props.get("extracted_at"),
         extractor=props.get("extractor"),
         memory_ids=tuple(memory_ids),
+        id=props.get("id") or "",
+        message_id=props.get("message_id"),
+        tool_calls=tuple(ToolCall(**c) for c in _json_list(props.get("tool_calls"))),
+        tool_results=tuple(ToolResult(**r) for r in _json_list(props.get("tool_results"))),
+        metadata=json.loads(props["metadata"]) if props.get("metadata") else None,
     )
+
+
+def _json_list(raw: Any) -> list[dict[str, Any]]:
+    """A JSON list of objects stored as one string property (a graph property holds no maps)."""
+    return list(json.loads(raw)) if raw else []

@@ -28,7 +28,7 @@ from tests.live_server import serve_in_thread
 TOOL_NAMES = {
     "remember", "recall", "search", "list", "forget", "link", "tag", "untag", "supersede",
     "history", "ingest", "feedback", "context", "observe", "pending", "used", "core",
-    "profile",
+    "profile", "sessions", "conversation", "erase_turn", "clear_session", "erase",
 }  # fmt: skip
 EXE = str(Path(sys.executable).parent / "hippograph")
 
@@ -195,6 +195,21 @@ def test_every_tool_round_trips_over_http(mcp_url: str, namespace: str) -> None:
         prof = await ok(client, "profile", {})
         assert prof["profile"] == {"version": 0, "updatedAt": None, "entries": [], "skills": []}
         assert "green tea" in pending["pending"]["bundle"]["text"]
+
+        listed_sessions = await ok(client, "sessions", {})
+        assert [(s["sessionId"], s["turns"]) for s in listed_sessions["sessions"]["items"]] == [
+            ("s1", 2)
+        ]
+        talk = await ok(client, "conversation", {"sessionId": "s1", "direction": "BACKWARD"})
+        turns = talk["conversation"]["turns"]
+        assert [t["text"] for t in turns] == ["Her name is Io.", "I adopted a cat."]
+        planned = await ok(client, "erase", {"text": "adopted", "dryRun": True})
+        assert planned["erased"]["turns"] == 1 and planned["erased"]["dryRun"] is True
+        erased = await ok(client, "erase_turn", {"id": turns[1]["id"]})
+        assert erased["erased"]["turns"] == 1
+        cleared = await ok(client, "clear_session", {"sessionId": "s1"})
+        assert cleared["erased"]["turns"] == 1
+        assert (await ok(client, "sessions", {}))["sessions"]["items"] == []
 
     over_http(mcp_url, namespace, work)
 

@@ -24,5 +24,7 @@ def test_importing_the_client_loads_only_model_and_errors_of_graph() -> None:
         "hippograph", "hippograph.graph", "hippograph.graph.model", "hippograph.graph.errors",
         "hippograph.graph.clock", "hippograph.client", "hippograph.client.client",
         "hippograph.client.documents", "hippograph.client.errors", "hippograph.client.operations",
-        "hippograph.client.records",
+        "hippograph.client.records", "hippograph.client.transcripts",
+        "hippograph.client.documents_more", "hippograph.client.operations_more",
+        "hippograph.client.views",
     }  # fmt: skip

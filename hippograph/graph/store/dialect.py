@@ -65,6 +65,7 @@ _COMMON_SCHEMA = (
     "schema/recall_session_uid_unique",
     "schema/episode_uid_unique",
     "schema/episode_namespace_index",
+    "schema/episode_message_key_index",
     "schema/decision_id_unique",
     "schema/decision_memory_index",
     "schema/decision_target_index",

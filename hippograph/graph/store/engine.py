@@ -47,6 +47,8 @@ java.util.logging.ConsoleHandler.level = SEVERE
 java.util.logging.ConsoleHandler.formatter = com.arcadedb.log.LogFormatter
 """
 _JVM_LOG_ARGS: list[str] = []
+# Indexes whose keys are words a memory or a turn held (``Store.compact``).
+WORD_INDEXES = ("Memory[ft_terms]", "Word[uid]", "Tag[uid]")
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,16 @@ class EmbeddedEngine:
     def run_sql(self, statement: str) -> None:
         """Run one ArcadeDB SQL statement (schema DDL that its Cypher cannot express)."""
         self._db.command("sql", statement)
+
+    def rebuild_word_indexes(self) -> None:
+        """Rebuild the indexes whose keys are words of memories (full-text terms, vocabulary
+        words, tag names). A deleted record's bytes leave its bucket page when it is deleted,
+        but an LSM index keeps a deleted key (marked removed) until it is compacted; a rebuild
+        writes the index anew and drops the old files."""
+        present = self.index_names()
+        for name in WORD_INDEXES:
+            if name in present:
+                self.run_sql(f"REBUILD INDEX `{name}`")  # a name from the fixed set above
 
     def index_names(self) -> set[str]:
         """The type-level indexes, named ``Type[prop,...]`` (checks and diagnostics)."""

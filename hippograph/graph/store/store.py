@@ -386,6 +386,16 @@ class Store:
             if self.engine is not None:
                 self.engine.stop()
 
+    def compact(self) -> bool:
+        """Rebuild the embedded engine's indexes whose keys are words (``engine.WORD_INDEXES``),
+        so a deleted key leaves the disk (an index keeps it until rebuilt); False when this
+        process does not own the engine (Neo4j, or attached to another process's engine)."""
+        if self.engine is None:
+            return False
+        with self._mapped():
+            self.engine.rebuild_word_indexes()
+        return True
+
     def install_schema(self, *, dimensions: int) -> None:
         """Create constraints and indexes idempotently (every step uses IF NOT EXISTS)."""
         for name in self.dialect.schema:

@@ -18,17 +18,15 @@ episodes, and the episodes are marked extracted in that same transaction.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import uuid
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from hippograph.graph import validate
-from hippograph.graph.errors import Conflict, InvalidInput, LLMError, TurnConflict
+from hippograph.graph.errors import InvalidInput, LLMError
 from hippograph.graph.model import (
     ChunkPosition,
     Episode,
@@ -41,9 +39,10 @@ from hippograph.graph.model import (
 )
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
-from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.text import standing
-from hippograph.graph.write import ids, signals
+from hippograph.graph.write import ids
+from hippograph.graph.write.append import TurnRef, append, uid, unique_turns
 from hippograph.graph.write.chunks import turn_pieces
 from hippograph.graph.write.extract import (
     IDENTITY_PREFIX,
@@ -53,159 +52,31 @@ from hippograph.graph.write.extract import (
     extract_offline,
 )
 from hippograph.graph.write.extract_llm import extract_llm
+from hippograph.graph.write.messages import ROLES, NewTurn
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit, prepare
 
 log = logging.getLogger(__name__)
-APPEND_ATTEMPTS = 3
-ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
-MAX_SESSION_ID = 200
 PENDING_PAGE = 5000
 # Turns before a chunk that extraction reads for the conversation so far.
 CONTEXT_TURNS = 12
-
-
-@dataclass(frozen=True, kw_only=True)
-class NewTurn:
-    """One conversation turn to ingest. ``speaker`` or ``role`` (or both) must be given."""
-
-    session_id: str
-    turn_index: int
-    text: str
-    speaker: str | None = None
-    role: str | None = None
-    timestamp: str | None = None
-    file_paths: tuple[str, ...] = ()
+# Re-exported: the log's callers (the API, the CLI, rebuild) name them through this module.
+__all__ = [
+    "ROLES", "IngestResult", "NewTurn", "TurnRef", "append", "due", "extract_episodes",
+    "extract_facts", "extract_pending", "ingest", "list_episodes", "pending", "uid",
+    "unique_turns",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)
 class IngestResult:
     stored: int  # new episodes
-    duplicates: int  # turns already in the log (same session and turn index)
+    duplicates: int  # messages already in the log (same message id, or session and turn index)
     extracted_turns: int
     pending_turns: int  # still buffered, waiting for more turns or for their age
     actions: dict[str, int] = field(default_factory=dict)  # decisions made for the facts
-
-
-def uid(namespace: str, session_id: str, turn_index: int) -> str:
-    return f"{namespace}|{session_id}|{turn_index}"
-
-
-def _validate_turn(turn: NewTurn, i: int, policy: WritePolicy) -> NewTurn:
-    where = f"turns[{i}]"
-    if not turn.session_id.strip() or len(turn.session_id) > MAX_SESSION_ID:
-        raise InvalidInput(f"{where}.sessionId", f"must be 1-{MAX_SESSION_ID} characters")
-    if isinstance(turn.turn_index, bool) or not 0 <= turn.turn_index <= 10_000_000:
-        raise InvalidInput(f"{where}.turnIndex", "must be an integer 0..10000000")
-    speaker = (turn.speaker or "").strip() or None
-    if speaker is None and turn.role is None:
-        raise InvalidInput(f"{where}.speaker", "give a speaker or a role")
-    if speaker is not None and len(speaker) > 100:
-        raise InvalidInput(f"{where}.speaker", "must be at most 100 characters", limit=100)
-    role = None if turn.role is None else validate.choice(turn.role, ROLES, f"{where}.role")
-    text = validate.turn_text(turn.text, policy.limits, f"{where}.text")
-    file_paths = validate.string_list(turn.file_paths, f"{where}.filePaths")
-    if policy.content_filter is not None:
-        keep = policy.content_filter
-        text = keep(text, f"{where}.text")
-        speaker = None if speaker is None else keep(speaker, f"{where}.speaker")
-        file_paths = tuple(keep(p, f"{where}.filePaths[{j}]") for j, p in enumerate(file_paths))
-    return NewTurn(
-        session_id=turn.session_id.strip(),
-        turn_index=turn.turn_index,
-        text=text,
-        speaker=speaker,
-        role=role,
-        timestamp=validate.timestamp(turn.timestamp, f"{where}.timestamp"),
-        file_paths=file_paths,
-    )
-
-
-def append(
-    store: Store, namespace: str, turns: Sequence[NewTurn], *, policy: WritePolicy
-) -> tuple[int, int]:
-    """Store turns in the log (validated and privacy-filtered first; the batch is atomic).
-
-    Returns (new episodes, turns that were already there with the same text: a re-sent turn
-    is idempotent and counted as a duplicate). A turn already in the log is left exactly as it
-    was: the log is never edited. A turn whose (session, turn index) already holds a different
-    text, in the log or earlier in the same batch, raises ``TurnConflict`` with both texts'
-    sha256 and the batch writes nothing.
-    """
-    validate.namespace(namespace)
-    validate.batch_size(len(turns), policy.limits, "turns")
-    clean = unique_turns(_validate_turn(t, i, policy) for i, t in enumerate(turns))
-    repeated = len(turns) - len(clean)
-    now = now_iso()
-    rows = [{"uid": uid(namespace, t.session_id, t.turn_index), "props": _props(namespace, t, now)}
-            for t in clean]  # fmt: skip
-    pairs = []
-    for t in clean:
-        here = uid(namespace, t.session_id, t.turn_index)
-        if t.turn_index > 0:
-            pairs.append({"prev": uid(namespace, t.session_id, t.turn_index - 1), "next": here})
-        pairs.append({"prev": here, "next": uid(namespace, t.session_id, t.turn_index + 1)})
-    batch = str(uuid.uuid4())
-    sent = {uid(namespace, t.session_id, t.turn_index): t for t in clean}
-
-    def work(tx: Tx) -> list[Row]:
-        created = tx.run("episode/append", rows=rows, batch=batch)
-        for row in created:
-            turn = sent[row["uid"]]
-            if not row["created"] and row["text"] != turn.text:
-                # Raised inside the transaction: it rolls back, the batch writes nothing.
-                raise TurnConflict(turn.session_id, turn.turn_index, _sha(row["text"]),
-                                   _sha(turn.text))  # fmt: skip
-        tx.run("episode/chain", pairs=pairs)
-        return created
-
-    for attempt in range(APPEND_ATTEMPTS):
-        try:
-            created = store.write_tx(work)
-            break
-        except Conflict as exc:
-            # A concurrent ingest created some of these turns between our MERGE's read and its
-            # write (the uid is unique): once it committed, the retry finds them as duplicates.
-            if isinstance(exc, TurnConflict) or attempt + 1 == APPEND_ATTEMPTS:
-                raise
-    new = sum(1 for r in created if r["created"])
-    return new, len(created) - new + repeated
-
-
-def unique_turns(turns: Iterable[NewTurn]) -> list[NewTurn]:
-    """The batch's turns with each (session, turn index) once: a repeat with the same text is
-    dropped (counted as a duplicate), one with another text is a ``TurnConflict``."""
-    seen: dict[tuple[str, int], NewTurn] = {}
-    for turn in turns:
-        key = (turn.session_id, turn.turn_index)
-        first = seen.setdefault(key, turn)
-        if first.text != turn.text:
-            raise TurnConflict(turn.session_id, turn.turn_index, _sha(first.text),
-                               _sha(turn.text))  # fmt: skip
-    return list(seen.values())
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _props(namespace: str, turn: NewTurn, now: str) -> dict[str, Any]:
-    signal = signals.score(turn.text)
-    props: dict[str, Any] = {
-        "id": str(uuid.uuid4()),
-        "namespace": namespace,
-        "session_id": turn.session_id,
-        "turn_index": turn.turn_index,
-        "speaker": turn.speaker or turn.role,
-        "role": turn.role,
-        "text": turn.text,
-        "said_at": turn.timestamp,
-        "file_paths": list(turn.file_paths),
-        "recorded_at": now,
-        "high_signal": signal.high,
-        "signal_kinds": list(signal.kinds),
-    }
-    return {k: v for k, v in props.items() if v is not None and v != []}
+    turns: tuple[TurnRef, ...] = ()  # where each message sent is, in order
+    erased: int = 0  # messages not stored again: they were erased
 
 
 def ingest(
@@ -222,16 +93,19 @@ def ingest(
 
     flush: extract every buffered turn now (the end of a conversation, a file import).
     """
-    stored, duplicates = append(store, namespace, turns, policy=policy)
+    refs = append(store, namespace, turns, policy=policy)
     extracted, pending, actions = extract_pending(
         store, embedder, namespace, policy=policy, config=config, flush=flush
     )
+    outcomes = Counter(r.outcome for r in refs)
     return IngestResult(
-        stored=stored,
-        duplicates=duplicates,
+        stored=outcomes["stored"],
+        duplicates=outcomes["duplicate"],
         extracted_turns=extracted,
         pending_turns=pending,
         actions=actions,
+        turns=tuple(refs),
+        erased=outcomes["erased"],
     )
 
 
@@ -372,10 +246,16 @@ def _chunk_items(
     with its position in the turn (``chunks.turn_pieces``), so recall can find the part that
     matters and the extractor (an LLM's context) never sees a pasted file whole."""
     limit = policy.limits.max_content_bytes
-    long = [e for e in chunk if len(e.text.encode("utf-8")) > limit]
-    short = [e for e in chunk if e not in long]
+    # Tool turns and the tool calls and results of any turn go to the log, not to memories:
+    # what a tool returned is not something the user said (a message that only calls tools
+    # has no words of its own to extract).
+    spoken = [e for e in chunk if e.role != "tool" and e.text.strip()]
+    long = [e for e in spoken if len(e.text.encode("utf-8")) > limit]
+    short = [e for e in spoken if e not in long]
     facts, extractor = (
-        extract_facts(short, config.client, name, context) if short else ([], "chunks")
+        extract_facts(short, config.client, name, context)
+        if short
+        else ([], "chunks" if long else "log only")
     )
     by_index = {e.turn_index: e for e in short}
     items, links = [], []

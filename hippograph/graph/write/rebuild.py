@@ -209,11 +209,16 @@ def _rebuild(
             if kind == 2 and edits is not None:
                 actions[edits(store, namespace, entry)] += 1
                 continue
-            items = [_item(json.loads(raw)) for raw in entry["items"]]
+            every = entry["ids"] or ids.remembered(namespace, entry["id"], len(entry["items"]))
+            # An erased item (graph/write/erasure.py) left a marker: the others keep their ids.
+            replayed = [(json.loads(raw), i) for raw, i in zip(entry["items"], every, strict=True)
+                        if not json.loads(raw).get("erased")]  # fmt: skip
+            if not replayed:
+                continue
             outcomes = commit(
-                store, embedder, namespace, items, source="rebuild", decider=config.decider,
-                respect_tombstones=True, tombstones_before=entry["at"],
-                ids=entry["ids"] or ids.remembered(namespace, entry["id"], len(items)),
+                store, embedder, namespace, [_item(raw) for raw, _ in replayed], source="rebuild",
+                decider=config.decider, respect_tombstones=True, tombstones_before=entry["at"],
+                ids=[i for _, i in replayed],
             )  # fmt: skip
         actions.update(o.action for o in outcomes)
     actions.update(_flush(store, embedder, waiting, last, policy, config))
@@ -237,7 +242,8 @@ def _replay_ids(store: Store, namespace: str) -> list[dict[str, Any]]:
     }
     rows, used = [], set()
     for event in events:
-        hashes = [content_hash(json.loads(raw)["content"]) for raw in event["items"]]
+        # An erased item (a marker, graph/write/erasure.py) has no content: it keeps its place.
+        hashes = [content_hash(json.loads(raw).get("content", "")) for raw in event["items"]]
         given = []
         for h, derived in zip(hashes, ids.remembered(namespace, event["id"], len(hashes)),
                               strict=True):  # fmt: skip

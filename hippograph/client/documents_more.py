@@ -1,0 +1,185 @@
+"""The GraphQL documents of the remaining operations: the ledger (sessions, conversation,
+erasure), the views an agent reads (tags, episodes, gaps, core changes), the explorer's reads,
+and the maintenance and admin actions (jobs, consolidation, rebuild, keys, audit).
+
+Like ``documents``, each is the one copy of its call: the client sends it, the MCP server
+executes the agent-facing ones in-process.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hippograph.client.documents import MEMORY_FIELDS
+
+EPISODE_FIELDS: Final = """
+fragment EpisodeFields on Episode {
+  id uid sessionId turnIndex speaker role text timestamp filePaths recordedAt highSignal
+  signalKinds extractedAt extractor memoryIds messageId metadata
+  toolCalls { id name arguments } toolResults { callId content status }
+}"""
+
+SESSIONS: Final = """
+query Sessions($namespace: String!, $first: Int = 50, $after: String) {
+  sessions(namespace: $namespace, first: $first, after: $after) {
+    items { sessionId turns firstAt lastAt participants firstTurnIndex lastTurnIndex }
+    nextCursor
+  }
+}"""
+
+CONVERSATION: Final = (
+    """
+query Conversation(
+  $namespace: String!, $sessionId: String!, $first: Int = 50, $after: String,
+  $direction: Direction = FORWARD
+) {
+  conversation(
+    namespace: $namespace, sessionId: $sessionId, first: $first, after: $after,
+    direction: $direction
+  ) { turns { ...EpisodeFields } nextCursor }
+}"""
+    + EPISODE_FIELDS
+)
+
+_ERASURE = """turns memories kept decisions rememberItems edits gaps tags words compacted dryRun
+    turnIds memoryIds"""
+
+ERASE_TURN: Final = f"""
+mutation EraseTurn($namespace: String!, $id: String!) {{
+  erased: eraseTurn(namespace: $namespace, id: $id) {{ {_ERASURE} }}
+}}"""
+
+CLEAR_SESSION: Final = f"""
+mutation ClearSession($namespace: String!, $sessionId: String!) {{
+  erased: clearSession(namespace: $namespace, sessionId: $sessionId) {{ {_ERASURE} }}
+}}"""
+
+ERASE: Final = f"""
+mutation Erase(
+  $namespace: String!, $memoryIds: [ID!], $turnIds: [String!], $text: String,
+  $dryRun: Boolean = false
+) {{
+  erased: erase(
+    namespace: $namespace, memoryIds: $memoryIds, turnIds: $turnIds, text: $text,
+    dryRun: $dryRun
+  ) {{ {_ERASURE} }}
+}}"""
+
+EPISODES: Final = (
+    """
+query Episodes($namespace: String!, $sessionId: String, $first: Int = 50, $after: String) {
+  episodes(namespace: $namespace, sessionId: $sessionId, first: $first, after: $after) {
+    ...EpisodeFields
+  }
+}"""
+    + EPISODE_FIELDS
+)
+
+TAGS: Final = """
+query Tags($namespace: String!, $first: Int = 100) {
+  tags(namespace: $namespace, first: $first) { name count description }
+}"""
+
+GAPS: Final = """
+query Gaps($namespace: String!, $first: Int = 20) {
+  gaps(namespace: $namespace, first: $first) { id context bestScore count firstAt lastAt }
+}"""
+
+CORE_CHANGES: Final = """
+query CoreChanges($namespace: String!, $first: Int = 20) {
+  coreChanges(namespace: $namespace, first: $first) {
+    version at decider added removed reason
+  }
+}"""
+
+NEIGHBOURHOOD: Final = (
+    """
+query Neighbourhood(
+  $namespace: String!, $id: ID!, $depth: Int = 1, $includeSuperseded: Boolean = false,
+  $includeArchived: Boolean = false, $limit: Int = 100
+) {
+  neighbourhood(
+    namespace: $namespace, id: $id, depth: $depth, includeSuperseded: $includeSuperseded,
+    includeArchived: $includeArchived, limit: $limit
+  ) {
+    root truncated
+    nodes {
+      key kind id label depth tagCount clusterSize
+      memory { ...MemoryFields } episode { ...EpisodeFields }
+    }
+    edges { source target type weight confidence kind resolved }
+  }
+}"""
+    + MEMORY_FIELDS
+    + EPISODE_FIELDS
+)
+
+CLUSTERS: Final = """
+query Clusters($namespace: String!, $first: Int = 100) {
+  clusters(namespace: $namespace, first: $first) { id label size updatedAt members }
+}"""
+
+PROVENANCE: Final = (
+    """
+query Provenance($namespace: String!, $memoryId: ID!) {
+  provenance(namespace: $namespace, memoryId: $memoryId) {
+    via episode { ...EpisodeFields }
+  }
+}"""
+    + EPISODE_FIELDS
+)
+
+_JOB_RUN = """id name status trigger scope holder startedAt endedAt asOf done total counts error
+    resumedFrom"""
+
+JOB_RUNS: Final = f"""
+query JobRuns($name: JobName, $first: Int = 20) {{
+  jobRuns(name: $name, first: $first) {{ {_JOB_RUN} }}
+}}"""
+
+RUN_JOB: Final = f"""
+mutation RunJob($name: JobName!, $force: Boolean = false, $namespace: String) {{
+  runJob(name: $name, force: $force, namespace: $namespace) {{ {_JOB_RUN} }}
+}}"""
+
+CONSOLIDATE: Final = """
+mutation Consolidate($namespace: String, $dryRun: Boolean = false, $force: Boolean = false) {
+  consolidate(namespace: $namespace, dryRun: $dryRun, force: $force) {
+    runId ran dryRun scope skipped startedAt finishedAt counts errors watermarkBefore
+    watermarkAfter operations { op namespace keep other reason decider }
+  }
+}"""
+
+REBUILD: Final = """
+mutation Rebuild($namespace: String!) {
+  rebuild(namespace: $namespace) { episodes rememberEvents active actions { action count } }
+}"""
+
+_KEY = "id name role namespaces createdAt rotatedAt revokedAt"
+
+KEYS: Final = f"""
+query Keys {{
+  keys {{ {_KEY} }}
+}}"""
+
+CREATE_KEY: Final = f"""
+mutation CreateKey($name: String!, $role: Role!, $namespaces: [String!]!) {{
+  createKey(name: $name, role: $role, namespaces: $namespaces) {{ token key {{ {_KEY} }} }}
+}}"""
+
+ROTATE_KEY: Final = f"""
+mutation RotateKey($id: ID!) {{
+  rotateKey(id: $id) {{ token key {{ {_KEY} }} }}
+}}"""
+
+REVOKE_KEY: Final = f"""
+mutation RevokeKey($id: ID!) {{
+  revokeKey(id: $id) {{ {_KEY} }}
+}}"""
+
+AUDIT: Final = """
+query Audit($namespace: String, $since: DateTime, $limit: Int = 100) {
+  audit(namespace: $namespace, since: $since, limit: $limit) {
+    at keyId operation namespace outcome
+  }
+}"""

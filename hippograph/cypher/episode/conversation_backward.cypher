@@ -1,0 +1,11 @@
+// One session's turns from the last (or before turn $after), newest first.
+MATCH (e:Episode)
+WHERE e.namespace = $namespace AND e.session_id = $session_id
+  AND ($after IS NULL OR e.turn_index < $after)
+WITH e
+ORDER BY e.turn_index DESC
+LIMIT $limit
+OPTIONAL MATCH (m:Memory)-[:DERIVED_FROM]->(e)
+WITH e, collect(m.id) AS memory_ids
+RETURN e {.*} AS episode, memory_ids
+ORDER BY e.turn_index DESC

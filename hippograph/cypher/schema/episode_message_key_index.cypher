@@ -1,0 +1,1 @@
+CREATE INDEX episode_message_key IF NOT EXISTS FOR (e:Episode) ON (e.message_key)
