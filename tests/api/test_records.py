@@ -25,7 +25,7 @@ from hippograph.client import documents, records
 from hippograph.graph import history, model
 from hippograph.graph.recall import bundle, feedback, nextturn, results
 from hippograph.graph.upkeep import core, profile
-from hippograph.graph.write import episodes
+from hippograph.graph.write import append, episodes
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ RECORDS = (
     Trio(domain=None, api=ingest_schema.ActionCount),
     Trio(domain=episodes.IngestResult, api=ingest_schema.IngestPayload,
          client=records.IngestResult),
+    Trio(domain=append.TurnRef, api=ingest_schema.TurnRef, client=records.TurnRef),
     # The confidence before feedback moved it is the domain's bookkeeping.
     Trio(domain=feedback.Rating, api=jobs_schema.FeedbackPayload, client=records.Rating,
          domain_only=frozenset({"initial_confidence"})),

@@ -1,8 +1,9 @@
 """The gather stage: a recall's first candidates from every source into one pool.
 
-Neither the full-text hits nor the negative rules (nor the standing instructions, nor what was
-not current as of a past time) need the query vector: the engine answers them while the model
-embeds the query (ONNX Runtime and the driver release the GIL). Then the standing instructions
+Neither the full-text hits nor the negative rules (nor what was not current as of a past time)
+need the query vector: the engine answers them while the model embeds the query (ONNX Runtime
+and the driver release the GIL). The standing instructions are read first (one index lookup):
+the user's name among them changes what is embedded (`_embedded`). Then the standing instructions
 whose condition the context asks about, the vector hits with the feedback that moves the query
 toward its best hits, and beside them the vocabulary seeds; last the seeds are chosen
 (`seeds.seeds`)."""
@@ -10,6 +11,9 @@ toward its best hits, and beside them the vocabulary seeds; last the seeds are c
 from __future__ import annotations
 
 import time
+from typing import Any
+
+import numpy as np
 
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import standing
@@ -24,6 +28,7 @@ from hippograph.graph.recall.seeds import (
 from hippograph.graph.recall.surface import triggered
 from hippograph.graph.recall.vocabulary import vocabulary_hits
 from hippograph.graph.store.store import Store
+from hippograph.graph.text import standing as text_standing
 
 
 def gather(q: Query, embedder: Embedder) -> Pool:
@@ -37,14 +42,15 @@ def gather(q: Query, embedder: Embedder) -> Pool:
     )
     negatives = threads.submit(triggered, q.store, q.namespace, q.context, q.scope, q.config)
     hidden = threads.submit(_hidden, q.store, q.namespace, q.as_of) if q.as_of else None
+    rules = rules_job.result() if rules_job is not None else []
     t0 = time.perf_counter()
-    query = embedder.embed([q.cues.searched])[0]
+    query = _embedded(embedder, q.cues.searched, standing.named_user(rules))
     embed_ms = (time.perf_counter() - t0) * 1000
     pool = Pool(query=query, negatives=negatives, hidden=hidden, embed_ms=embed_ms)
     if rules_job is not None:
         # Matched against the question itself, before feedback moves it.
         applying = standing.matching(
-            rules_job.result(), embedder, pool.query, q.config, q.caches.conditions, q.context
+            rules, embedder, pool.query, q.config, q.caches.conditions, q.context
         )
         pool.standing = {i: cosine for i, (_, cosine) in applying.items()}
         pool.eids.update((i, eid) for i, (eid, _) in applying.items())
@@ -87,6 +93,19 @@ def _vector(q: Query, pool: Pool) -> None:
         # The hits at hand re-ranked by their cosine to the moved query: what a second search
         # would return where it finds nothing new, without its cost.
         pool.vector = moved
+
+
+def _embedded(embedder: Embedder, text: str, user: str | None) -> Any:
+    """The query's embedding; when it names the user, the mean of it and of the same text
+    with "the user" for the name: what the user said of themselves before the service knew
+    their name is written about "the user" ("Where does Jonas work now?" and "The user left
+    Spotify and joined Klarna")."""
+    alias = text_standing.as_user(text, user)
+    if alias == text:
+        return embedder.embed([text])[0]
+    both = np.asarray(embedder.embed([text, alias]), dtype=np.float32)
+    mean = both.mean(axis=0)
+    return mean / max(float(np.linalg.norm(mean)), 1e-12)
 
 
 def _hidden(store: Store, namespace: str, as_of: str) -> set[str]:

@@ -38,8 +38,15 @@ def rules(
         namespace=namespace,
         statuses=statuses,
         limit=config.gather.standing_limit,
+        identity=text_standing.IDENTITY.condition,
         **scope,
     )
+
+
+def named_user(found: list[Row]) -> str | None:
+    """The user's name, from the identity memory among a namespace's standing ones."""
+    names = [text_standing.user_name(str(r["content"])) for r in found if r.get("content")]
+    return next((n for n in names if n), None)
 
 
 class ConditionVectors:

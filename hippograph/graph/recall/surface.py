@@ -19,7 +19,7 @@ from hippograph.graph.recall.results import HistoryEntry, Recalled, RecallResult
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
 from hippograph.graph.store.store import vector as as_vector
-from hippograph.graph.text import fulltext, stopwords, updates
+from hippograph.graph.text import fulltext, statements, stopwords, updates
 
 
 def answer(
@@ -116,8 +116,10 @@ def materialize(
 
 def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -> list[Recalled]:
     """``items`` with each memory that tells a change ("our return flight is now on the 23rd")
-    moved above the older memories it updates: ranked above it, said before it, at least
-    ``near`` close. The write path supersedes when it can name the attribute that changed;
+    moved above the older memories it updates: ranked above it, said before it, and at least
+    ``near`` close or stating another value of the same attribute of the same subject ("lives
+    in Valencia" / "moved to Bilbao", far apart as embeddings when the turns say more). The
+    write path supersedes when it finds the memory it changes among the new one's neighbours;
     this orders what it could not, for a question about how things are now."""
     if near <= 0 or len(items) < 2:
         return items
@@ -133,8 +135,13 @@ def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -
             if not other.flagged
             and not other.applies
             and other.memory.created_at < item.memory.created_at
-            and vectors.get(other.memory.id) is not None
-            and _cosine(mine, vectors[other.memory.id]) >= near
+            and (
+                _restates_attribute(item.memory.content, other.memory.content)
+                or (
+                    vectors.get(other.memory.id) is not None
+                    and _cosine(mine, vectors[other.memory.id]) >= near
+                )
+            )
         ]
         if older:
             order.insert(older[0], order.pop(at))
@@ -182,18 +189,32 @@ BRIDGE_MIN = 2  # a shared name, or two shared words
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in fulltext.words(text) if w not in stopwords.STOPWORDS}
+    """The content words of ``text`` without its speaker label (who speaks is no bridge)."""
+    words = fulltext.words(_LABEL.sub("", text, count=1))
+    return {w for w in words if w not in stopwords.STOPWORDS} - _SPEAKERS
 
 
 def _names(text: str) -> set[str]:
     """The names ``text`` holds: its capitalised words that are no function word ("Pepper",
-    "Lindqvist"; not "The")."""
-    found = {w for name in _NAME.findall(text) for w in fulltext.words(name)}
-    return found - stopwords.STOPWORDS
+    "Lindqvist"; not "The"), its speaker label ("User: ...") and who speaks aside."""
+    found = {
+        w for name in _NAME.findall(_LABEL.sub("", text, count=1)) for w in fulltext.words(name)
+    }
+    return found - stopwords.STOPWORDS - _SPEAKERS
 
 
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
+_LABEL = re.compile(r"^[A-Z][\w .'-]{0,40}:\s+")
+_SPEAKERS = frozenset({"user", "assistant"})
 _ASKS_WHO = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
+
+
+def _restates_attribute(text: str, other: str) -> bool:
+    """``text`` gives another value of an attribute ``other`` states, of the same subject."""
+    if statements.subject(text) != statements.subject(other):
+        return False
+    mine = dict(statements.attributes(text))
+    return any(key in mine and mine[key] != value for key, value in statements.attributes(other))
 
 
 def _cosine(a: Any, b: Any) -> float:

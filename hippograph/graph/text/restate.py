@@ -51,9 +51,97 @@ _RELATION = re.compile(
 )
 
 
+_ORDINALS = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+]
+_CARDINALS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
+_NUMBER_WORDS = {
+    **{w: str(i) for i, w in enumerate(_ORDINALS, 1)},
+    **{w: str(i) for i, w in enumerate(_CARDINALS, 1)},
+    "thirtieth": "30",
+    "thirty": "30",
+}
+_SPELLED = re.compile(
+    r"\b(?:(?P<tens>twenty|thirty)[- ](?P<unit>first|second|third|fourth|fifth|sixth|seventh"
+    r"|eighth|ninth|one|two|three|four|five|six|seven|eight|nine)|(?P<word>"
+    + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+    + r"))\b",
+    re.IGNORECASE,
+)
+# 68,000 / 68.000 / 68k / 1.5m: one number, written as digits.
+_AMOUNT = re.compile(
+    r"(?<![\d.,])(\d{1,3}(?:[,.]\d{3})+|\d+(?:\.\d+)?)(?:\s*(k|m)\b|(?:st|nd|rd|th)\b)?",
+    re.IGNORECASE,
+)
+
+
+def _spelled(found: re.Match[str]) -> str:
+    if found["word"]:
+        return _NUMBER_WORDS[found["word"].lower()]
+    tens = 20 if found["tens"].lower() == "twenty" else 30
+    return str(tens + int(_NUMBER_WORDS[found["unit"].lower()]))
+
+
+def _amount(found: re.Match[str]) -> str:
+    digits, scale = found[1], (found[2] or "").lower()
+    if re.fullmatch(r"\d{1,3}(?:[,.]\d{3})+", digits):
+        digits = re.sub(r"[,.]", "", digits)
+    if not scale:
+        return digits
+    value = float(digits) * (1000 if scale == "k" else 1_000_000)
+    return str(int(value)) if value.is_integer() else str(value)
+
+
+def numbers_as_digits(text: str) -> str:
+    """``text`` with its numbers written one way: "fourteenth" and "14th" as "14", "68k" and
+    "68,000" as "68000"."""
+    return _AMOUNT.sub(_amount, _SPELLED.sub(_spelled, text))
+
+
 def neutral(text: str) -> str:
-    """``text`` with its speaker label and filler gone and the person written one way."""
-    text = _SPEAKER.sub("", text.strip(), count=1)
+    """``text`` with its speaker label and filler gone, the person written one way and its
+    numbers as digits."""
+    text = numbers_as_digits(_SPEAKER.sub("", text.strip(), count=1))
     text = _FILLER.sub("", text)
     text = _POSSESSIVE.sub("their", text)
     text = _PERSON.sub("they", text)
@@ -66,8 +154,9 @@ def _keys(namespace: str, values: Iterable[str]) -> list[str]:
 
 
 def number_keys(namespace: str, text: str) -> list[str]:
-    """Salted hashes of the numbers ``text`` holds ("14th" and "14" are one number)."""
-    return _keys(namespace, _NUMBER.findall(text))
+    """Salted hashes of the numbers ``text`` holds ("14th", "fourteenth" and "14" are one
+    number; "68k" and "68,000" another)."""
+    return _keys(namespace, _NUMBER.findall(numbers_as_digits(text)))
 
 
 def relation_keys(namespace: str, text: str) -> list[str]:

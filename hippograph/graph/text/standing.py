@@ -338,6 +338,25 @@ DOMAINS = (
         ),
     ),
 )
+IDENTITY_PREFIX = "The user's name is "
+USER = "the user"
+
+
+def user_name(content: str) -> str | None:
+    """The name an identity memory ("The user's name is Maya.") gives, or None."""
+    if not content.startswith(IDENTITY_PREFIX):
+        return None
+    return content.removeprefix(IDENTITY_PREFIX).rstrip(".").strip() or None
+
+
+def as_user(text: str, name: str | None) -> str:
+    """``text`` with the user's name written as "the user" (how extraction writes what the user
+    says of themselves before it knows their name), or ``text`` if it does not name them."""
+    if not name:
+        return text
+    return re.sub(rf"\b{re.escape(name)}\b", USER, text, flags=re.IGNORECASE)
+
+
 # Who the user is: their name (`write.extract` writes "The user's name is Maya." when they say
 # it), for "what's my name?" and for extraction to write the user's statements about them.
 IDENTITY = Domain(

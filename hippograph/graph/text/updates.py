@@ -1,6 +1,6 @@
 """Statements that tell a change ("our return flight is now on the 23rd", "they moved me to
 Friday"), and questions that ask for the present state rather than the past: shared by the
-write decider (`write.statements`), which supersedes on them when it can name the attribute,
+write decider (`text.statements`), which supersedes on them when it can name the attribute,
 and recall (`recall.surface`), which puts such a statement above the older one it updates
 when both are found and it could not."""
 

@@ -15,6 +15,7 @@ import numpy as np
 from hippograph.graph import clock
 from hippograph.graph.model import to_iso
 from hippograph.graph.store.store import Row, Store
+from hippograph.graph.text.statements import memoized, overlap, retirable
 from hippograph.graph.upkeep.close_pairs import neighbour_lists
 from hippograph.graph.upkeep.consolidation_model import ConsolidationConfig, Group, Mem, Operation
 from hippograph.graph.write.decide import (
@@ -24,7 +25,6 @@ from hippograph.graph.write.decide import (
     Neighbour,
     OfflineDecider,
 )
-from hippograph.graph.write.statements import memoized, overlap, retirable
 
 PAGE = 2000
 CONTRADICTION_MARGIN = 0.15

@@ -42,7 +42,7 @@ back to the offline decider on any failure: a fact is never lost to a bad answer
 
 This module does no I/O apart from the LLM call; ``graph.write.writepath`` gathers the
 neighbours and applies the decision. What a text says (subject, attributes, negation, cues) is
-read by ``graph.write.statements``.
+read by ``graph.text.statements``.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from typing import Protocol
 
 from hippograph.graph.errors import LLMError
 from hippograph.graph.models.llm import JsonCompleter
-from hippograph.graph.write.statements import (
+from hippograph.graph.text.statements import (
     changes,
     clashes,
     contradicts,

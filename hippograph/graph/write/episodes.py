@@ -45,7 +45,6 @@ from hippograph.graph.write import ids
 from hippograph.graph.write.append import TurnRef, append, uid, unique_turns
 from hippograph.graph.write.chunks import turn_pieces
 from hippograph.graph.write.extract import (
-    IDENTITY_PREFIX,
     Dialogue,
     ExtractedFact,
     TurnText,
@@ -214,8 +213,7 @@ def user_name(store: Store, namespace: str) -> str | None:
     )
     if not rows:
         return None
-    content = str(rows[0]["content"])
-    return content.removeprefix(IDENTITY_PREFIX).rstrip(".") or None
+    return standing.user_name(str(rows[0]["content"]))
 
 
 def before(store: Store, namespace: str, chunk: Sequence[Episode]) -> list[Episode]:

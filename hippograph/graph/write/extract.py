@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from hippograph.graph.text import standing
+from hippograph.graph.text.standing import IDENTITY_PREFIX
 from hippograph.graph.write import signals
 
 MAX_CONTENT_CHARS = 2000
@@ -171,7 +172,8 @@ def _wrap(sentence: str, budget: int) -> list[str]:
 
 _PRE = (
     r"(?P<pre>(?i:(?:actually|so|well|also|oh|and|but|honestly|yeah|yes|no|ok|okay|now|fyi"
-    r"|btw|by\s+the\s+way|(?:quick\s+|small\s+|an\s+)?update)[,:]?\s+)*)"
+    r"|btw|by\s+the\s+way|(?:quick\s+|small\s+|an\s+)?update"
+    r"|(?:big|good|great|some|exciting|bad|sad)\s+news)[,:!]?\s+)*)"
 )
 _LEAD = re.compile(
     _PRE + r"[Ii](?:(?P<contraction>['’](?:m|ve|ll))\b|\s+(?P<adverbs>(?:(?:really|also|just"
@@ -401,7 +403,6 @@ def _number_corrected(turn: TurnText, sentence: str, dialogue: Dialogue) -> Extr
 
 USER_LABEL = "The user"
 ASSISTANT_LABEL = "Assistant"
-IDENTITY_PREFIX = "The user's name is "
 # A name a person introduces themselves with: "I'm Maya", "Hi, it's Maya again", "my name is
 # Maya Silva". Capitalized words only: "I'm allergic" is no name.
 _INTRODUCTION = re.compile(
@@ -415,6 +416,13 @@ _INTRODUCTION = re.compile(
 _NOT_NAMES = _word_set(
     """Back Home Here Sorry Fine Good Great Okay Done Ready Sure Just Still Not Also So Very
     Really Glad Happy Excited Tired Busy Free Available Thai Italian English American"""
+)
+# The assistant addressing the user by name ("Of course, Sofia.", "Hi Tomás!"): the platform
+# knows who it talks to.
+_VOCATIVE = re.compile(
+    r"^(?i:hi|hello|hey|thanks|thank\s+you|of\s+course|sure|sorry|great|okay|ok|welcome\s+back"
+    r"|good\s+(?:morning|afternoon|evening)|got\s+it|noted|congratulations|congrats)"
+    r"[,!]?\s+(?P<name>[A-ZÀ-Þ][^\W\d_]+)\s*[.!,?]"
 )
 # What an assistant says to keep a conversation going rather than to tell anything.
 _ACKNOWLEDGEMENT = re.compile(
@@ -566,7 +574,8 @@ def _user_sentence(sentence: str) -> str | None:
 # "Maybe later!"); a transcript without roles keeps such turns (``is_filler``).
 _CHATTER = _word_set(
     """yes no please maybe ciao salut hola hallo bonjour ola aloha later soon take care perfect
-    exactly indeed sounds definitely absolutely right true sure fine"""
+    exactly indeed sounds definitely absolutely right true sure fine course worries problem
+    all that's thats appreciate ha thanks thank great cool"""
 )
 
 
@@ -605,6 +614,9 @@ def stated(turn: TurnText, dialogue: Dialogue) -> list[str]:
         if is_filler(sentence):
             continue
         if turn.role == "assistant":
+            addressed = _VOCATIVE.match(sentence)
+            if addressed and addressed["name"].split()[0] not in _NOT_NAMES:
+                dialogue.user_name = dialogue.user_name or addressed["name"]
             if _assistant_tells(sentence, dialogue):
                 kept.append(sentence)
             continue

@@ -18,8 +18,8 @@ from hippograph.graph.store import nearest as shared_index
 from hippograph.graph.store.store import Row, Store
 from hippograph.graph.store.store import vector as as_vector
 from hippograph.graph.text import restate
+from hippograph.graph.text.statements import overlap
 from hippograph.graph.write.decide import Neighbour
-from hippograph.graph.write.statements import overlap
 
 NEIGHBOURS_K = 8
 # Items per neighbour query (each carries its embedding; ArcadeDB's Bolt rejects huge payloads).

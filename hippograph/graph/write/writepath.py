@@ -32,6 +32,7 @@ from hippograph.graph.errors import Conflict
 from hippograph.graph.model import NewMemory, RememberResult, content_hash, now_iso
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.text.statements import memoized
 from hippograph.graph.write import context, scrub
 from hippograph.graph.write import ids as derived_ids
 from hippograph.graph.write.decide import Candidate, Decider, Decision, OfflineDecider
@@ -44,7 +45,6 @@ from hippograph.graph.write.plan import (
     remember_event,
     write,
 )
-from hippograph.graph.write.statements import memoized
 
 # Turns text into the content actually stored (the privacy filter); identity by default.
 ContentFilter = Callable[[str, str], str]

@@ -14,6 +14,7 @@ from hippograph.graph import history, memories
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.models.llm import ChatClient, LLMConfig
 from hippograph.graph.runtime import Runtime
+from hippograph.graph.text.statements import clashes, contradicts, subject
 from hippograph.graph.write import neighbours, plan, writepath
 from hippograph.graph.write.decide import (
     Candidate,
@@ -21,7 +22,6 @@ from hippograph.graph.write.decide import (
     Neighbour,
     OfflineDecider,
 )
-from hippograph.graph.write.statements import clashes, contradicts, subject
 from hippograph.graph.write.writepath import commit
 from tests.graph.llm_server import Endpoint, serve
 from tests.graph.log_fixtures import active, every, log_runtime, remember
