@@ -621,7 +621,7 @@ def _candidates(text: str) -> list[_Candidate]:
 # each took half of the write path's time outside the embedding and the engine. Only clean
 # texts are kept (no secret lingers here), only short ones (tags, names), and the set is
 # emptied when full.
-_CLEAN_MAX_CHARS = 64
+_CLEAN_MAX_CHARS = 128  # a namespace, checked on every request
 _CLEAN_MAX_TEXTS = 10_000
 _clean: set[str] = set()
 

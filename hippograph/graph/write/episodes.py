@@ -86,6 +86,7 @@ def _validate_turn(turn: NewTurn, i: int, policy: WritePolicy) -> NewTurn:
     where = f"turns[{i}]"
     if not turn.session_id.strip() or len(turn.session_id) > MAX_SESSION_ID:
         raise InvalidInput(f"{where}.sessionId", f"must be 1-{MAX_SESSION_ID} characters")
+    validate.identifier(turn.session_id, f"{where}.sessionId", MAX_SESSION_ID)  # in episode ids
     if isinstance(turn.turn_index, bool) or not 0 <= turn.turn_index <= 10_000_000:
         raise InvalidInput(f"{where}.turnIndex", "must be an integer 0..10000000")
     speaker = (turn.speaker or "").strip() or None
