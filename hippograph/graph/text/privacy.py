@@ -309,6 +309,20 @@ def _accept_flag_value(match: re.Match[str]) -> bool:
 
 _AUTH_HEADER = r"(?i:\bauthorization\b)[\"']?[ \t]*[:=][ \t]*[\"']?"
 
+
+def _command_flag(flag: str, *commands: str, groups: tuple[str, ...] = ("q", "v")) -> _Detector:
+    """A password given to a command as a flag (``sshpass -p X``, ``mysql -pX``, ``curl -u
+    user:X``): the flag's pattern, counted only on a line that runs one of ``commands``."""
+    return _Detector(
+        "password",
+        re.compile(r"(?<=[ \t])" + flag),
+        2,
+        groups=groups,
+        accept=_after_command(*commands),
+        needs=commands,
+    )
+
+
 _DETECTORS: tuple[_Detector, ...] = (
     _Detector(
         "anthropic_api_key",
@@ -497,29 +511,10 @@ _DETECTORS: tuple[_Detector, ...] = (
         groups=("v",),
         accept=_accept_bare_key,
     ),
-    _Detector(
-        "password",
-        re.compile(r"(?<=[ \t])-p[ \t]*" + _FLAG_VALUE),
-        2,
-        groups=("q", "v"),
-        accept=_after_command("sshpass"),
-        needs=("sshpass",),
-    ),
-    _Detector(
-        "password",
-        re.compile(r"(?<=[ \t])-p" + _FLAG_VALUE),
-        2,
-        groups=("q", "v"),
-        accept=_after_command("mysql", "mariadb"),
-        needs=("mysql", "mariadb"),
-    ),
-    _Detector(
-        "password",
-        re.compile(r"(?<=[ \t])(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'@]*:(?P<v>[^\s\"'@]+)"),
-        2,
-        groups=("v",),
-        accept=_after_command("curl"),
-        needs=("curl",),
+    _command_flag(r"-p[ \t]*" + _FLAG_VALUE, "sshpass"),
+    _command_flag(r"-p" + _FLAG_VALUE, "mysql", "mariadb"),
+    _command_flag(
+        r"(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'@]*:(?P<v>[^\s\"'@]+)", "curl", groups=("v",)
     ),
     _Detector(
         # `--password X`, `--token X`: a flag and its value as separate words.

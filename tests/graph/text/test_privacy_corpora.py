@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import random
 import string
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from bench.scanner import SAMPLES, pieces, repeated
+from bench.scanner import SAMPLES, pieces, repeated, seconds
 from hippograph.graph.text import privacy
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -134,22 +133,13 @@ def test_the_corpora_are_counted() -> None:
     assert (redactions, misses) == (0, 0)
 
 
-def _best_of(text: str, rounds: int = 3) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        privacy.scan(text)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def test_adversarial_input_scans_in_linear_time() -> None:
     """512 KiB made of every prefix of every detector's shape (bench/scanner.py times each
     prefix alone; here they share one text): the target is 100 ms, asserted with a 5x margin
     for a loaded machine; and 4x the input costs about 4x, not 16x, the time."""
     mixed = "".join(piece for _, piece in pieces())
     big, quarter = repeated(mixed, 512 * 1024), repeated(mixed, 128 * 1024)
-    spent_big, spent_quarter = _best_of(big), _best_of(quarter)
+    spent_big, spent_quarter = seconds(big, rounds=3), seconds(quarter, rounds=3)
     print(f"512 KiB adversarial: {spent_big * 1000:.1f} ms; 128 KiB: {spent_quarter * 1000:.1f} ms")
     assert spent_big < 0.5
     assert spent_big < 8 * spent_quarter
@@ -160,5 +150,5 @@ def test_each_shape_repeated_scans_in_linear_time(sample: str) -> None:
     """One secret shape, whole and cut one character short, repeated to 512 KiB: dense
     findings cost linear time too (settling overlaps once compared every pair)."""
     for piece in (sample, sample[:-1], sample + "\n"):
-        spent = _best_of(repeated(piece, 512 * 1024), rounds=2)
+        spent = seconds(repeated(piece, 512 * 1024), rounds=2)
         assert spent < 1.0, (piece, spent)
