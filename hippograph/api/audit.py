@@ -5,7 +5,8 @@ appended with one ``write`` on an ``O_APPEND`` descriptor, so the server and att
 can share it and a line is never interleaved with another. A line holds the service clock's
 time, the key id (``open`` in open mode, ``local`` for a command without a key), the operation
 (a GraphQL field, an MCP tool's field, a CLI command), the namespace (``*`` for all) and the
-outcome (``ok`` or the error code): never memory content, arguments or secrets.
+outcome (``ok`` or the error code): never memory content, arguments or secrets. Each value
+is bounded and scanned (``bounded``): a refused request's namespace is the caller's.
 
 It is a file, not nodes in the graph, so that auditing a write never adds a write to the graph
 (or a failure mode to the write), and it survives a graph restored from an export.
@@ -27,13 +28,27 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hippograph.graph import clock
+from hippograph.graph import clock, validate
 from hippograph.graph.model import parse_iso, to_iso
 
 FILE_NAME = "audit.jsonl"
 MAX_READ = 1000
 BACKUPS = 5
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+MAX_VALUE_CHARS = 128  # a namespace's limit: a longer value was never a valid one
+
+
+def bounded(value: str) -> str:
+    """``value`` as a line may hold it: at most ``MAX_VALUE_CHARS`` characters, and no secret
+    (the identifier gate's scan, ``validate.secrets_in``, over the first ``4 *
+    MAX_VALUE_CHARS``: a refused request's namespace is whatever the caller sent)."""
+    head = value[: 4 * MAX_VALUE_CHARS]
+    found = validate.secrets_in(head)
+    if found:
+        return f"[REDACTED:{found[0].kind}]"
+    if len(value) > MAX_VALUE_CHARS:
+        return f"{value[:MAX_VALUE_CHARS]}...({len(value)} characters)"
+    return value
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,8 +77,9 @@ class AuditLog:
 
     def record(self, *, key_id: str, operation: str, namespace: str | None, outcome: str) -> None:
         entry = AuditEntry(
-            at=to_iso(clock.now()), key_id=key_id, operation=operation,
-            namespace=namespace if namespace is not None else "*", outcome=outcome,
+            at=to_iso(clock.now()), key_id=bounded(key_id), operation=bounded(operation),
+            namespace=bounded(namespace) if namespace is not None else "*",
+            outcome=bounded(outcome),
         )  # fmt: skip
         line = (json.dumps(asdict(entry), separators=(",", ":")) + "\n").encode()
         with self._lock:

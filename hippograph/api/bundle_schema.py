@@ -15,6 +15,7 @@ from hippograph.api.work import heavy
 from hippograph.graph import validate
 from hippograph.graph.errors import Overloaded
 from hippograph.graph.recall import bundle, nextturn
+from hippograph.graph.text import privacy
 
 # Session ids are short identifiers a client makes up.
 MAX_SESSION_ID = 256
@@ -108,7 +109,7 @@ class BundleQuery:
     )
     def pending(self, info: Info, namespace: str, session_id: str) -> PendingContext | None:
         validate.namespace(namespace)
-        session_id = validate.short_text(session_id, "sessionId", MAX_SESSION_ID)
+        session_id = validate.identifier(session_id, "sessionId", MAX_SESSION_ID)
         found = _next_turn(info).pending(namespace, session_id)
         return None if found is None else PendingContext.of(found)
 
@@ -134,9 +135,14 @@ class BundleMutation:
         charge_k(info, k)
         rt = runtime(info)
         validate.namespace(namespace)
-        session_id = validate.short_text(session_id, "sessionId", MAX_SESSION_ID)
+        session_id = validate.identifier(session_id, "sessionId", MAX_SESSION_ID)
         request = bundle.ContextRequest(
-            context=validate.content(context, rt.limits, "context"),
+            # Held until ``pending`` returns it: filtered like any stored text.
+            context=privacy.apply(
+                validate.content(context, rt.limits, "context"),
+                field="context",
+                mode=rt.settings.write.privacy_mode,
+            ),
             budget=bundle.valid_budget(budget),
             format=validate.choice(format.value, bundle.FORMATS, "format"),
             session_id=session_id,

@@ -214,6 +214,8 @@ class KeyStore:
         """A new key; its token is in the result and nowhere else."""
         if len(name) > 128:
             raise InvalidInput("name", f"is {len(name)} characters; at most 128", limit=128)
+        if name:
+            validate.identifier(name, "name", 128)
         checked_role = check_role(role)
         patterns = check_patterns(namespaces)
         with self._editing() as records:

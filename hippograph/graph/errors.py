@@ -142,10 +142,12 @@ class ConfigError(HippographError, ValueError):
 class SecretRejected(HippographError, ValueError):
     code = "SECRET_REJECTED"
 
-    def __init__(self, field: str, kinds: list[str]) -> None:
+    def __init__(self, field: str, kinds: list[str], *, redactable: bool = True) -> None:
+        # An identifier (a namespace, a tag, a session id) is refused in either mode.
+        advice = "remove it or set HIPPOGRAPH_PRIVACY_MODE=redact" if redactable else "remove it"
         super().__init__(
             f"{field}: contains what looks like a secret ({', '.join(sorted(set(kinds)))}); "
-            "remove it or set HIPPOGRAPH_PRIVACY_MODE=redact"
+            + advice
         )
         self.field = field
         self.kinds = sorted(set(kinds))

@@ -472,6 +472,8 @@ def tag(
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
     clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
+    for i, name in enumerate(names):
+        validate.secret_free(name, f"tags[{i}]")  # as sent: lower-casing hides a key's shape
 
     def work(tx: Tx) -> None:
         _require(tx, namespace, {"id": memory_id})

@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hippograph.graph.errors import BatchTooLarge, InvalidInput
+from hippograph.graph.errors import BatchTooLarge, InvalidInput, SecretRejected
 from hippograph.graph.model import (
     MEMORY_TYPES,
     PROVENANCES,
@@ -21,12 +21,14 @@ from hippograph.graph.model import (
 from hippograph.graph.text import privacy
 from hippograph.graph.text.tags import normalize_tag
 
-_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
+# \Z, not $: "$" also matches before a final newline, which made "team\n" a second "team".
+_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}\Z")
 MAX_TAGS = 32
 MAX_LIST_ITEMS = 100
 MAX_ITEM_CHARS = 2000
 MAX_NAME_CHARS = 256  # a project, a session id, a speaker: names a client makes up
 MAX_ECHO_CHARS = 40
+_SEPARATORS = re.compile(r"[-.:@|/]")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,7 +47,35 @@ def namespace(value: str, field: str = "namespace") -> str:
             "letter or digit",
             limit=128,
         )
+    return secret_free(value, field)
+
+
+def secret_free(value: str, field: str) -> str:
+    """``value`` unchanged if the privacy filter finds no secret in it; else SecretRejected,
+    whatever the privacy mode. The gate of every identifier the service stores, logs or
+    builds ids from (a namespace, a tag, a session id and the episode ids made of it, a key's
+    name): a redacted identifier would name something else, so a secret is refused."""
+    findings = secrets_in(value)
+    if findings:
+        raise SecretRejected(field, [f.kind for f in findings], redactable=False)
     return value
+
+
+def secrets_in(name: str) -> list[privacy.Finding]:
+    """The secrets the filter finds in an identifier, also from after each of its first
+    separators: a key glued to a prefix ("s-ghp_...", "team:sk-proj-...") is no token to the
+    scanner, which wants a key standing alone."""
+    starts = [0, *(m.end() for m in _SEPARATORS.finditer(name, 0, MAX_NAME_CHARS))][:17]
+    return next((found for i in starts if (found := privacy.scan(name[i:]))), [])
+
+
+def identifier(value: str, field: str, max_chars: int = MAX_NAME_CHARS) -> str:
+    """A name a client makes up and the service stores (a session id, a tag, a key's name):
+    non-empty, at most ``max_chars``, one line, no secret (``secret_free``)."""
+    text = short_text(value, field, max_chars)
+    if any(ch in text for ch in "\r\n\x00"):
+        raise InvalidInput(field, "must be one line, without NUL")
+    return secret_free(text, field)
 
 
 def echo(value: object) -> str:

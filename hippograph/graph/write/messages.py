@@ -65,6 +65,8 @@ def check(turn: NewTurn, where: str, limits: validate.Limits, keep: Keep | None)
         raise InvalidInput(
             f"{where}.sessionId", f"must be 1-{MAX_SESSION_ID} characters", limit=MAX_SESSION_ID
         )
+    # The session id is part of every episode id: one line, no secret (validate.identifier).
+    validate.identifier(turn.session_id, f"{where}.sessionId", MAX_SESSION_ID)
     index = turn.turn_index
     if index is not None and (isinstance(index, bool) or not 0 <= index <= MAX_INDEX):
         raise InvalidInput(
