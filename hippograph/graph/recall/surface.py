@@ -126,7 +126,7 @@ def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -
     order = list(items)
     for item in sorted(items, key=lambda r: r.memory.created_at):
         mine = vectors.get(item.memory.id)
-        if mine is None or item.flagged or not updates.tells_update(item.memory.content):
+        if item.flagged or not updates.tells_update(item.memory.content):
             continue
         at = order.index(item)
         older = [
@@ -138,7 +138,8 @@ def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -
             and (
                 _restates_attribute(item.memory.content, other.memory.content)
                 or (
-                    vectors.get(other.memory.id) is not None
+                    mine is not None
+                    and vectors.get(other.memory.id) is not None
                     and _cosine(mine, vectors[other.memory.id]) >= near
                 )
             )

@@ -39,7 +39,8 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\b(?:the\s+user['’]s|my|mine)\b", re.IGNORECASE)
-_PERSON = re.compile(r"\b(?:the\s+user|I['’]m|I\s+am|I|me)\b", re.IGNORECASE)
+_BEING = re.compile(r"\b(?:the\s+user\s+is|I['’]m|I\s+am)\b", re.IGNORECASE)
+_PERSON = re.compile(r"\b(?:the\s+user|I|me)\b", re.IGNORECASE)
 _PUNCTUATION = re.compile(r"\s*[,.!?;]+\s*")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
 _RELATION = re.compile(
@@ -144,7 +145,7 @@ def neutral(text: str) -> str:
     text = numbers_as_digits(_SPEAKER.sub("", text.strip(), count=1))
     text = _FILLER.sub("", text)
     text = _POSSESSIVE.sub("their", text)
-    text = _PERSON.sub("they", text)
+    text = _PERSON.sub("they", _BEING.sub("they are", text))
     return _PUNCTUATION.sub(" ", text).strip().lower()
 
 

@@ -232,7 +232,7 @@ DOMAINS: tuple[Domain, ...] = (
             rf"\b(?:not\s+available|unavailable)\b"
             rf"|\b{_CANT}\s+(?:do|make|meet|attend|take)\s+(?:\w+\s+)?(?:mornings?|evenings?|"
             rf"weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|meetings?)\b"
-            rf"|{_RULE}.*\b(?:meetings?|calls?|schedul\w*|appointments?)\b",
+            rf"|{_RULE}.*\b(?:meetings?|schedul\w*|appointments?)\b",
             re.IGNORECASE,
         ),
     ),
