@@ -72,9 +72,11 @@ def test_a_check_is_judged_by_words_ranks_and_order() -> None:
 
 def test_a_subset_of_the_stories_passes_through_the_api(any_runtime: Runtime) -> None:
     scenarios = [s for s in semantics.load_all() if s.id in SUBSET]
-    with serve_in_thread(create_app(runtime=any_runtime)) as base:
-        with Client(f"{base}/graphql", timeout=120) as client:
-            outcomes = semantics.run_all(client, scenarios)
+    with (
+        serve_in_thread(create_app(runtime=any_runtime)) as base,
+        Client(f"{base}/graphql", timeout=120) as client,
+    ):
+        outcomes = semantics.run_all(client, scenarios)
     failed = [(o.scenario, o.check, o.failures, o.got[:5]) for o in outcomes if not o.passed]
     assert failed == []
     assert len(outcomes) == sum(len(s.checks) for s in scenarios)
