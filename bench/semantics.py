@@ -62,11 +62,12 @@ REMEMBER_FIELDS = {
 DEFAULT_AT = "2025-01-06T09:00:00Z"
 MEMORY_FIELDS = "id content memoryType status steps warnings prerequisites"
 
-RECALL = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String) {{
-  recall(namespace: $ns, context: $q, k: $k, asOf: $asOf) {{
+RECALL = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String, $validAt: String) {{
+  recall(namespace: $ns, context: $q, k: $k, asOf: $asOf, validAt: $validAt) {{
     gap items {{ score flagged memory {{ {MEMORY_FIELDS} }} }} }} }}"""
-SEARCH = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String) {{
-  search(namespace: $ns, query: $q, k: $k, asOf: $asOf) {{ score memory {{ {MEMORY_FIELDS} }} }} }}"""
+SEARCH = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String, $validAt: String) {{
+  search(namespace: $ns, query: $q, k: $k, asOf: $asOf, validAt: $validAt) {{
+    score memory {{ {MEMORY_FIELDS} }} }} }}"""
 CONTEXT = """query($ns: String!, $q: String!, $budget: Int!) {
   context(namespace: $ns, context: $q, budget: $budget) { text gap tokens } }"""
 CORE = f"""query($ns: String!) {{ core(namespace: $ns) {{ memories {{ {MEMORY_FIELDS} }} }} }}"""
@@ -170,7 +171,9 @@ def _order_expect(where: str, raw: object) -> Expect:
 
 
 def _check(where: str, raw: object) -> Check:
-    allowed = ("call", "ask", "k", "budget", "asOf", "types", "present", "absent", "order")
+    allowed = (
+        "call", "ask", "k", "budget", "asOf", "validAt", "types", "present", "absent", "order"
+    )  # fmt: skip
     item = _keys(where, raw, allowed, ("call",))
     call = item["call"]
     if call not in CALLS:
@@ -184,9 +187,11 @@ def _check(where: str, raw: object) -> Check:
         if not isinstance(pair, list) or len(pair) != 2:
             raise ScenarioError(f"{where}.order[{i}]: a pair [[words], [words]]")
         order.append((_order_expect(f"{where}.order[{i}]", pair[0]), _order_expect(where, pair[1])))
-    args: dict[str, Any] = {k: item[k] for k in ("k", "budget", "asOf", "types") if k in item}
-    if isinstance(args.get("asOf"), datetime):  # YAML reads an unquoted timestamp as one
-        args["asOf"] = args["asOf"].isoformat()
+    keys = ("k", "budget", "asOf", "validAt", "types")
+    args: dict[str, Any] = {k: item[k] for k in keys if k in item}
+    for key in ("asOf", "validAt"):
+        if isinstance(args.get(key), datetime):  # YAML reads an unquoted timestamp as one
+            args[key] = args[key].isoformat()
     return Check(
         call=call,
         ask=str(item.get("ask", "")),
@@ -336,7 +341,7 @@ class Teller:
             self.run(FORGET, id=self._named(str(body["name"])), hard=hard)
             return
         words = str(body["find"]).lower().split()
-        hits = self.run(SEARCH, q=str(body["find"]), k=10, asOf=None)["search"]
+        hits = self.run(SEARCH, q=str(body["find"]), k=10, asOf=None, validAt=None)["search"]
         target = next((h for h in hits if all(w in _text(h["memory"]) for w in words)), None)
         if target is None:  # an agent finding nothing forgets nothing: the checks tell
             return
@@ -351,10 +356,22 @@ class Teller:
         """The texts a check's call returns, best first."""
         args = check.args
         if check.call == "recall":
-            got = self.run(RECALL, q=check.ask, k=args.get("k", 10), asOf=args.get("asOf"))
+            got = self.run(
+                RECALL,
+                q=check.ask,
+                k=args.get("k", 10),
+                asOf=args.get("asOf"),
+                validAt=args.get("validAt"),
+            )
             return [_text(item["memory"]) for item in got["recall"]["items"]]
         if check.call == "search":
-            got = self.run(SEARCH, q=check.ask, k=args.get("k", 10), asOf=args.get("asOf"))
+            got = self.run(
+                SEARCH,
+                q=check.ask,
+                k=args.get("k", 10),
+                asOf=args.get("asOf"),
+                validAt=args.get("validAt"),
+            )
             return [_text(item["memory"]) for item in got["search"]]
         if check.call == "context":
             got = self.run(CONTEXT, q=check.ask, budget=args.get("budget", 1000))["context"]
