@@ -206,7 +206,11 @@ DOMAINS: tuple[Domain, ...] = (
             rf"|\bwheelchair\b|\bbad\s+(?:knee|knees|back|hip)\b|\bpregnan(?:t|cy)\b"
             rf"|\b{_CANT}\s+(?:walk|climb|swim|drive|fly)\b"
             rf"|{_RULE}.*\b(?:layovers?|flights?|red[- ]eyes?|hotels?|hostels?|seats?|trains?"
-            rf"|fly)\b",
+            rf"|fly)\b"
+            # a standing travel preference: "Aisle, always aisle", "always a window seat"
+            rf"|\b(?:always|only|never)\b[^.!?]{{0,30}}\b(?:aisle|window\s+seats?|middle\s+seats?"
+            rf"|exit\s+rows?|direct\s+flights?|red[- ]eyes?)\b"
+            rf"|\b(?:aisle|window)\b[^.!?]{{0,30}}\balways\b",
             re.IGNORECASE,
         ),
     ),

@@ -575,7 +575,7 @@ def _user_sentence(sentence: str) -> str | None:
 _CHATTER = _word_set(
     """yes no please maybe ciao salut hola hallo bonjour ola aloha later soon take care perfect
     exactly indeed sounds definitely absolutely right true sure fine course worries problem
-    all that's thats appreciate ha thanks thank great cool"""
+    all that's thats appreciate ha thanks thank great cool nothing much bored"""
 )
 
 

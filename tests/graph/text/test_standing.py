@@ -69,6 +69,7 @@ def test_a_long_sentence_is_not_read_as_an_instruction() -> None:
         ("My budget for the laptop is 1200 euros.", "spending"),
         ("Never book overnight layovers for Sam.", "travel"),
         ("I'm afraid of flying.", "travel"),
+        ("Yuki: Aisle, always aisle, I get up a lot.", "travel"),
         ("Don't schedule meetings for Carlos on Friday afternoons.", "scheduling"),
         ("Please don't call me, I can't take phone calls at work. Email only.", "contact"),
         ("I live in Germany, always use metric with me, never miles.", "units"),
