@@ -17,11 +17,11 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from bench import graph  # noqa: E402
 from hippograph.api.cli_ingest import CHUNK, locomo_turns  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.write import episodes  # noqa: E402
 from hippograph.graph.write.tools import ExtractionConfig  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 DATA = Path(os.environ.get("LOCOMO_PATH", "/work/shared/data/locomo/locomo-dev.json"))
 
@@ -30,10 +30,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--conversation", default="0")
     parser.add_argument("--data-dir", type=Path, default=None)
+    graph.add_arguments(parser)
     args = parser.parse_args()
     turns = locomo_turns(json.loads(DATA.read_text(encoding="utf-8")), args.conversation)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hg-bench-ingest-"))
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=data_dir), attach=False)
     try:
         config = ExtractionConfig()  # offline extractor and decider
         actions: dict[str, int] = {}
