@@ -223,6 +223,8 @@ class ServerSettings:
     """The graph explorer page at /explore; 0 turns it off."""
     web_dir: Path = _var("HIPPOGRAPH_WEB_DIR", _CHECKOUT / "web", shown="the checkout's web/")
     """The browser pages' folder: package.json, node_modules (npm ci, by make install), pages."""
+    jobs: bool = _var("HIPPOGRAPH_SERVE_JOBS", True)
+    """Run the maintenance jobs inside serve; 0 (serve --no-jobs): hippograph worker runs them."""
 
     def __post_init__(self) -> None:
         try:
