@@ -3,8 +3,8 @@ over that process's store.
 
 ``serve`` runs them by default (``HIPPOGRAPH_SERVE_JOBS``, ``serve --no-jobs``), so that a
 single process keeps ``core``, ``profile``, PageRank and the rest current. A deployment that
-runs ``hippograph worker`` separately turns them off here; both at once are safe (each job's
-lock lets one run at a time) but do the scheduling twice.
+runs ``hippograph worker`` separately turns them off here (each job's lock keeps two runs of a
+job apart, but a worker beside a server running them mostly finds them locked).
 """
 
 from __future__ import annotations
