@@ -16,6 +16,7 @@ from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.ledger_schema import LedgerMutation, LedgerQuery
 from hippograph.api.limits import RequestLimits
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
+from hippograph.api.metrics import OperationMetrics
 from hippograph.api.profile_schema import ProfileQuery
 from hippograph.api.usage_schema import UsageMutation
 
@@ -54,6 +55,7 @@ schema = HippographSchema(
     query=RootQuery,
     mutation=RootMutation,
     extensions=[
+        OperationMetrics,  # first in, last out: it sees the errors with their codes
         HippographErrors,
         RequestLimits,
         AccessControl,  # every root field checked against the caller's key (api/access.py)

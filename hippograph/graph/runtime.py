@@ -90,6 +90,8 @@ class Runtime:
     verifier: Verifier | None = None
     # Recall's thread pools and caches, shut down on close.
     caches: RecallCaches = field(default_factory=RecallCaches)
+    # Told of every recall a client made (the API's metrics); called on the recall's thread.
+    recall_observers: list[Callable[[RecallResult], None]] = field(default_factory=list)
 
     @classmethod
     def assemble(cls, settings: Settings, store: Store, embedder: Embedder) -> Runtime:
@@ -159,7 +161,9 @@ class Runtime:
         return found
 
     def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:
-        """Queue post-retrieval maintenance; returns at once."""
+        """Queue post-retrieval maintenance and tell ``recall_observers``; returns at once."""
+        for observe in self.recall_observers:
+            observe(result)
         if self.upkeep is not None:
             self.upkeep.add(namespace, context, result)
 
