@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 PAGE = 1_000
 # The migrations' names: a store marked done with one skips it at start-up.
 REKEY = f"fulltext_terms:{fulltext.VERSION}"
-STANDING = "standing-conditions-v3"
+STANDING = "standing-conditions-v4"
 SCOPE_KEYS = "scope-keys-v1"
 
 

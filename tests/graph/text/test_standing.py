@@ -116,3 +116,16 @@ def test_the_users_name_stands_in_for_them_in_a_question() -> None:
         "What should I cook for the user?"
     )
     assert standing.as_user("What should I cook?", None) == "What should I cook?"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Assistant: Don't schedule meetings before 10am; your team will thank you.",
+        "User: "
+        + "We talked about the project plan and the release. " * 6
+        + "Don't schedule meetings on Fridays.",
+    ],
+)
+def test_an_assistants_advice_or_a_long_turn_is_no_constraint(content: str) -> None:
+    assert standing.condition(content) is None
