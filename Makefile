@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# The CPU build of torch first (from local disk here), or pip may pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev]'
+	# The framework integrations' extras too: their tests run against the real frameworks.
+	$(PY) -m pip install --quiet -e '.[dev,langgraph,openai-agents,pydantic-ai]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
