@@ -1,5 +1,5 @@
 """What the framework integrations share: a client from the environment, the bundle as a note
-of evidence, and the text a turn's context is read from.
+of evidence, and the memory tools' bodies (each framework wraps them in its own tool type).
 
 The bundle goes to the model as data on the user's side of the conversation, never into the
 system prompt or the instructions: a memory holds what someone said, which is evidence, not an
@@ -8,10 +8,18 @@ order (a remembered "ignore your rules" must carry no more weight than the user 
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 
-from hippograph.client import DEFAULT_URL, AsyncClient, Client, ContextBundle
+from hippograph.client import (
+    DEFAULT_URL,
+    AsyncClient,
+    Client,
+    ContextBundle,
+    HippographError,
+    NewMemory,
+)
 
 # How the note opens: the model should read what follows as recollection, not as instructions.
 NOTE_HEADER = (
@@ -55,3 +63,35 @@ def clip(text: str, limit: int = 4000) -> str:
     """The end of a long message as a recall context: the newest words matter most, and a
     context is bounded by the server."""
     return text if len(text) <= limit else text[-limit:]
+
+
+# --- the memory tools, as the frameworks' tool wrappers call them ---------------------------
+
+
+async def remember(memory: AsyncClient, content: str, memory_type: str) -> str:
+    """Remember ``content``; what the write path did with it, and the memory's id."""
+    result = (await memory.remember(NewMemory(content=content, memory_type=memory_type)))[0]
+    return f"{result.action} [{result.memory.id}] {result.memory.content}"
+
+
+async def recall(memory: AsyncClient, query: str, k: int) -> str:
+    """The memories relevant to ``query``, best first, one a line with its id."""
+    found = await memory.recall(query, k=k)
+    if not found.items:
+        return "Nothing relevant is remembered."
+    return "\n".join(f"[{i.memory.id}] {i.memory.content}" for i in found.items)
+
+
+async def forget(memory: AsyncClient, memory_id: str) -> str:
+    return f"forgot [{await memory.forget(memory_id, reason='forgotten by the agent')}]"
+
+
+async def context(memory: AsyncClient, about: str, budget: int | None) -> str:
+    bundle = await memory.context(about, budget=budget)
+    return bundle.text or "Nothing relevant is remembered."
+
+
+def tool_error(error: HippographError) -> str:
+    """A typed error as a tool's answer to the model: its code, field and limit, and what to
+    change (as the MCP tools answer)."""
+    return json.dumps({**error.extensions(), "message": str(error)}, ensure_ascii=False)
