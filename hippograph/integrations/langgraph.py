@@ -50,7 +50,7 @@ def context_node(
     ``memory_context`` as a note (budget: its tokens; the server's default when None)."""
 
     def ask(state: Mapping[str, Any], config: RunnableConfig) -> tuple[str, str] | None:
-        text = _last_user_text(state.get("messages", ()))
+        text = _last_user_text(state.get("messages", ())).strip()
         return (clip(text), _session(config, session_id)) if text else None
 
     if isinstance(memory, AsyncClient):

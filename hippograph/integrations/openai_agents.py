@@ -141,20 +141,17 @@ def context_filter(
 ) -> Callable[[CallModelData[Any]], Awaitable[ModelInputData]]:
     """A ``RunConfig.call_model_input_filter`` that puts the context bundle of the latest user
     message before it, as a user message (budget: the bundle's tokens; session_id: recall that
-    session's memories too). A turn's later model calls (after tool calls) reuse its bundle."""
-    last: dict[str, str | None] = {}
+    session's memories too). Each model call asks anew: after a tool call the bundle holds what
+    the tool just remembered."""
 
     async def add_context(data: CallModelData[Any]) -> ModelInputData:
         items = list(data.model_data.input)
         at = _last_user(items)
-        if at is None:
+        query = "" if at is None else _text(cast(Mapping[str, Any], items[at])).strip()
+        if at is None or not query:
             return data.model_data
-        query = common.clip(_text(cast(Mapping[str, Any], items[at])))
-        if query not in last:
-            bundle = await memory.context(query, budget=budget, session_id=session_id)
-            last.clear()
-            last[query] = common.note(bundle)
-        text = last[query]
+        bundle = await memory.context(common.clip(query), budget=budget, session_id=session_id)
+        text = common.note(bundle)
         if text:
             items.insert(at, cast(TResponseInputItem, {"role": "user", "content": text}))
         return ModelInputData(input=items, instructions=data.model_data.instructions)

@@ -144,22 +144,18 @@ def context_processor(
     memory: AsyncClient, *, budget: int | None = None, session_id: str | None = None
 ) -> Processor:
     """A history processor that puts the context bundle of the latest user prompt before it,
-    framed in ``<hippograph_memory>``. A run's later requests (after tool calls) reuse the
-    bundle of its prompt."""
-    last: dict[str, str | None] = {}
+    framed in ``<hippograph_memory>``. Each request asks anew: after a tool call the bundle
+    holds what the tool just remembered."""
 
     async def add_context(messages: list[ModelMessage]) -> list[ModelMessage]:
         found = _last_prompt(messages)
-        if found is None:
+        query = "" if found is None else _text(found[1]).strip()
+        if found is None or not query:
             return messages
         at, part = found
-        query = common.clip(_text(part))
-        if query not in last:
-            bundle = await memory.context(query, budget=budget, session_id=session_id)
-            last.clear()
-            last[query] = common.note(bundle)
-        text = last[query]
-        if not query or not text:
+        bundle = await memory.context(common.clip(query), budget=budget, session_id=session_id)
+        text = common.note(bundle)
+        if not text:
             return messages
         request = messages[at]
         assert isinstance(request, ModelRequest)
