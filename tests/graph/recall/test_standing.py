@@ -203,9 +203,9 @@ def test_a_memory_the_rules_no_longer_read_as_standing_loses_its_condition(
 ) -> None:
     """An older version read an assistant's answer as a constraint: the migration takes the
     condition away again, as it gives one to what now stands."""
+    advice = "Assistant: Don't schedule meetings before 10am; mornings are for focus."
     [wrong] = writepath.remember(
-        runtime.store, runtime.embedder, namespace,
-        [NewMemory(content="Assistant: Don't schedule meetings before 10am; mornings are for focus.")],
+        runtime.store, runtime.embedder, namespace, [NewMemory(content=advice)],
         policy=runtime.policy,
     )  # fmt: skip
     runtime.store.driver.execute_query(
