@@ -17,6 +17,7 @@ from hippograph.api.ledger_schema import LedgerMutation, LedgerQuery
 from hippograph.api.limits import RequestLimits
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
 from hippograph.api.profile_schema import ProfileQuery
+from hippograph.api.runs_schema import RunsMutation, RunsQuery
 from hippograph.api.usage_schema import UsageMutation
 
 RootQuery = merge_types(
@@ -31,6 +32,7 @@ RootQuery = merge_types(
         ProfileQuery,
         ExploreQuery,
         AccessQuery,
+        RunsQuery,
     ),  # fmt: skip
 )
 # Every root mutation field is nullable: one failing field of a request answers null with its
@@ -46,6 +48,7 @@ RootMutation = merge_types(
         BundleMutation,
         UsageMutation,
         AccessMutation,
+        RunsMutation,
     ),  # fmt: skip
 )
 # Clients send the same few documents with different variables: each is parsed and validated
