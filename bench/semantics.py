@@ -80,6 +80,17 @@ REMEMBER = """mutation($ns: String!, $m: MemoryInput!) {
   remember(namespace: $ns, memory: $m) { memory { id } } }"""
 SUPERSEDE = """mutation($ns: String!, $old: ID!, $new: ID!, $reason: String!) {
   supersede(namespace: $ns, oldId: $old, newId: $new, reason: $reason) { id } }"""
+START_RUN = """mutation($ns: String!, $task: String!, $session: String, $agent: String) {
+  startRun(namespace: $ns, task: $task, sessionId: $session, agent: $agent) { id } }"""
+ADD_STEP = """mutation($ns: String!, $run: ID!, $thought: String, $action: String, $observation: String) {
+  addStep(namespace: $ns, runId: $run, thought: $thought, action: $action,
+          observation: $observation) { n } }"""
+ADD_TOOL_CALL = """mutation($ns: String!, $run: ID!, $tool: String!, $arguments: JSON, $result: JSON,
+  $status: ToolCallStatus!, $durationMs: Float, $error: String) {
+  addToolCall(namespace: $ns, runId: $run, tool: $tool, arguments: $arguments, result: $result,
+              status: $status, durationMs: $durationMs, error: $error) { id } }"""
+FINISH_RUN = """mutation($ns: String!, $run: ID!, $success: Boolean!, $outcome: String) {
+  finishRun(namespace: $ns, runId: $run, success: $success, outcome: $outcome) { distiller } }"""
 FORGET = """mutation($ns: String!, $id: ID!, $hard: Boolean!) {
   forget(namespace: $ns, id: $id, hard: $hard) }"""
 RUN_JOB = """mutation($name: JobName!, $ns: String) {
@@ -211,8 +222,14 @@ STEP_KEYS = {
     "remember": ((*REMEMBER_FIELDS, "name"), ("content",)),
     "supersede": (("old", "new", "reason"), ("old", "new")),
     "forget": (("name", "find", "hard"), ()),
+    "run": (
+        ("task", "session", "agent", "steps", "success", "outcome"),
+        ("task", "steps", "success"),
+    ),
     "wait": None,
 }
+RUN_STEP_KEYS = ("thought", "action", "observation", "tools")
+TOOL_KEYS = ("tool", "arguments", "result", "status", "error", "durationMs")
 
 
 def _step(where: str, raw: object) -> dict[str, Any]:
@@ -229,6 +246,8 @@ def _step(where: str, raw: object) -> dict[str, Any]:
     _keys(f"{where}.{kind}", body, *spec)
     if kind == "forget" and ("name" in body) == ("find" in body):
         raise ScenarioError(f"{where}.forget: exactly one of name or find")
+    if kind == "run":
+        _run_steps(f"{where}.run", body)
     if kind == "ingest":
         turns = body["turns"]
         if not isinstance(turns, list) or not turns:
@@ -239,6 +258,22 @@ def _step(where: str, raw: object) -> dict[str, Any]:
             if not isinstance(next(iter(turn.values())), str):
                 raise ScenarioError(f"{where}.ingest.turns[{i}]: the text is a string")
     return {kind: body}
+
+
+def _run_steps(where: str, body: dict[str, Any]) -> None:
+    """A run's steps: each {thought, action, observation, tools}, each tool {tool, arguments,
+    result, status (default success), error, durationMs}."""
+    if not isinstance(body["success"], bool):
+        raise ScenarioError(f"{where}.success: true or false")
+    steps = body["steps"]
+    if not isinstance(steps, list) or not steps:
+        raise ScenarioError(f"{where}.steps: a non-empty list")
+    for i, step in enumerate(steps):
+        item = _keys(f"{where}.steps[{i}]", step, RUN_STEP_KEYS)
+        if not any(item.get(k) for k in ("thought", "action", "observation")):
+            raise ScenarioError(f"{where}.steps[{i}]: a thought, an action or an observation")
+        for j, tool in enumerate(item.get("tools") or []):
+            _keys(f"{where}.steps[{i}].tools[{j}]", tool, TOOL_KEYS, ("tool",))
 
 
 def load(path: Path) -> Scenario:
@@ -346,6 +381,20 @@ class Teller:
         if target is None:  # an agent finding nothing forgets nothing: the checks tell
             return
         self.run(FORGET, id=target["memory"]["id"], hard=hard)
+
+    def _run(self, body: dict[str, Any]) -> None:
+        """An agent's run, recorded as it works (start, steps, tool calls), then finished."""
+        run = self.run(START_RUN, task=body["task"], session=body.get("session"),
+                       agent=body.get("agent"))["startRun"]["id"]  # fmt: skip
+        for step in body["steps"]:
+            texts = {k: step.get(k) for k in ("thought", "action", "observation")}
+            self.run(ADD_STEP, run=run, **texts)
+            for tool in step.get("tools") or []:
+                self.run(ADD_TOOL_CALL, run=run, tool=tool["tool"],
+                         arguments=tool.get("arguments"), result=tool.get("result"),
+                         status=str(tool.get("status", "success")).upper(),
+                         durationMs=tool.get("durationMs"), error=tool.get("error"))  # fmt: skip
+        self.run(FINISH_RUN, run=run, success=body["success"], outcome=body.get("outcome"))
 
     def _wait(self, seconds: float) -> None:
         time.sleep(seconds)

@@ -282,9 +282,12 @@ class WriteSettings:
     """Waiting turns of a session that start their fact extraction."""
     extract_max_age_s: float = _var("HIPPOGRAPH_EXTRACT_MAX_AGE_S", 300.0)
     """Seconds the oldest waiting turn of a session waits before its facts are extracted anyway."""
+    run_idle_timeout_s: float = _var("HIPPOGRAPH_RUN_IDLE_TIMEOUT_S", 3600.0)
+    """Seconds an agent's run may go unwritten before a read closes it as abandoned."""
 
     def __post_init__(self) -> None:
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)
+        _check_range("HIPPOGRAPH_RUN_IDLE_TIMEOUT_S", self.run_idle_timeout_s, 1, 30 * 86_400)
         if self.privacy_mode not in ("redact", "reject"):
             raise ConfigError("HIPPOGRAPH_PRIVACY_MODE", "must be 'redact' or 'reject'")
 

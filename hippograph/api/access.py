@@ -47,6 +47,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "pending": "read", "core": "read", "coreChanges": "read", "profile": "read",
     "neighbourhood": "read", "clusters": "read", "provenance": "read",  # the explorer's
     "sessions": "read", "conversation": "read",
+    "run": "read", "runs": "read", "similarRuns": "read", "toolStats": "read",  # agent runs
     "jobRuns": None,
     # write
     "remember": "write", "rememberBatch": "write", "forget": "write", "link": "write",
@@ -54,6 +55,8 @@ FIELD_ROLES: dict[str, Role | None] = {
     "feedback": "write", "observe": "write", "used": "write",
     "eraseTurn": "write", "clearSession": "write", "erase": "write",  # as forget(hard)
     "consolidate": "write",  # without a namespace: every namespace, admin over *
+    "startRun": "write", "addStep": "write", "addToolCall": "write", "updateToolCall": "write",
+    "finishRun": "write",
     # admin
     "rebuild": "admin", "runJob": "admin", "audit": "admin",
     "keys": "admin", "createKey": "admin", "rotateKey": "admin", "revokeKey": "admin",

@@ -18,6 +18,7 @@ from hippograph.api.limits import RequestLimits
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
 from hippograph.api.metrics import OperationMetrics
 from hippograph.api.profile_schema import ProfileQuery
+from hippograph.api.runs_schema import RunsMutation, RunsQuery
 from hippograph.api.usage_schema import UsageMutation
 
 RootQuery = merge_types(
@@ -32,6 +33,7 @@ RootQuery = merge_types(
         ProfileQuery,
         ExploreQuery,
         AccessQuery,
+        RunsQuery,
     ),  # fmt: skip
 )
 # Every root mutation field is nullable: one failing field of a request answers null with its
@@ -47,6 +49,7 @@ RootMutation = merge_types(
         BundleMutation,
         UsageMutation,
         AccessMutation,
+        RunsMutation,
     ),  # fmt: skip
 )
 # Clients send the same few documents with different variables: each is parsed and validated

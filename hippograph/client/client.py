@@ -27,6 +27,7 @@ from hippograph.client.records import (
     RecallResult,
     Turn,
 )
+from hippograph.client.runs import AsyncRunMethods, RunMethods
 from hippograph.graph import model
 from hippograph.graph.model import Memory, MemoryFilter, NewMemory, Page, RememberResult, Tag
 from hippograph.graph.model import ScoredMemory as Scored
@@ -54,7 +55,7 @@ def _data(response: httpx.Response) -> Json:
     return data
 
 
-class Client:
+class Client(RunMethods):
     """The memory actions of one namespace, synchronously.
 
     url: the GraphQL endpoint. namespace: the namespace every call works in.
@@ -405,7 +406,7 @@ class Client:
         return self._run(opx.audit(namespace, since, limit))
 
 
-class AsyncClient:
+class AsyncClient(AsyncRunMethods):
     """``Client``'s actions, awaited (``http``: an ``httpx.AsyncClient``)."""
 
     def __init__(

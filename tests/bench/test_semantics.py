@@ -33,7 +33,8 @@ SUBSET = (
 
 def test_every_scenario_loads_and_each_category_has_both_input_styles() -> None:
     found = semantics.load_all()
-    assert Counter(s.category for s in found) == {c: 12 for c in semantics.CATEGORIES}
+    counts = Counter(s.category for s in found)
+    assert set(counts) == set(semantics.CATEGORIES) and min(counts.values()) >= 12, counts
     for category in semantics.CATEGORIES:
         steps = {kind for s in found if s.category == category for st in s.story for kind in st}
         assert {"ingest", "remember"} <= steps, category

@@ -63,6 +63,11 @@ SAMPLES: dict[str, Any] = {
     "pool": [{"id": _ID, "eid": _EID, "ft": 1.0}],
     "frontier": [[_EID, _ID]], "scored_ids": [[_EID, _ID]],
     "surfaced": [_ID], "entries": "[]", "skills": "[]",
+    # Agent runs (graph/runs): their steps and tool calls.
+    "run_id": _ID, "task": "t", "agent": None, "thought": "t", "action": "a", "observation": "o",
+    "step": None, "tool": None, "arguments": "{}", "result": None, "duration_ms": None,
+    "outcome": "o", "success": None, "path_key": "k", "route_key": "k", "min_similarity": 0.6,
+    "failed": ["failure"],
     # Batches of rows: their fields differ by statement; the planner needs only a list of maps.
     "rows": [{"id": _ID}], "memories": [{"id": _ID}], "clusters": [{"id": _ID}],
     "groups": [{"source": _ID, "edges": {}}], "pairs": [{"a": _ID, "b": _ID, "times": 1}],
