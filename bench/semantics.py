@@ -404,24 +404,16 @@ class Teller:
     def answers(self, check: Check) -> list[str]:
         """The texts a check's call returns, best first."""
         args = check.args
-        if check.call == "recall":
+        if check.call in ("recall", "search"):
             got = self.run(
-                RECALL,
+                RECALL if check.call == "recall" else SEARCH,
                 q=check.ask,
                 k=args.get("k", 10),
                 asOf=args.get("asOf"),
                 validAt=args.get("validAt"),
             )
-            return [_text(item["memory"]) for item in got["recall"]["items"]]
-        if check.call == "search":
-            got = self.run(
-                SEARCH,
-                q=check.ask,
-                k=args.get("k", 10),
-                asOf=args.get("asOf"),
-                validAt=args.get("validAt"),
-            )
-            return [_text(item["memory"]) for item in got["search"]]
+            found = got["recall"]["items"] if check.call == "recall" else got["search"]
+            return [_text(item["memory"]) for item in found]
         if check.call == "context":
             got = self.run(CONTEXT, q=check.ask, budget=args.get("budget", 1000))["context"]
             return [line for line in got["text"].splitlines() if line.strip()]
