@@ -300,7 +300,13 @@ class HistoryEntry:
 @strawberry.type
 class RecallItem:
     memory: Memory
-    score: float
+    score: float = strawberry.field(
+        description=(
+            "The memory's own relevance. Items come in answer order: what applies first, a "
+            "newer value above the one it updates, the best answer's second hop after it; so "
+            "an item may score below the next."
+        )
+    )
     flagged: bool = strawberry.field(description="A negative rule whose trigger matched.")
     applies: bool = strawberry.field(
         description=(
