@@ -302,9 +302,9 @@ class RecallItem:
     memory: Memory
     score: float = strawberry.field(
         description=(
-            "The memory's own relevance. Items come in answer order: what applies first, a "
-            "newer value above the one it updates, the best answer's second hop after it; so "
-            "an item may score below the next."
+            "Relevance in this answer, best first: what was put ahead of better-scored "
+            "memories (a triggered rule, what applies, a newer value above the one it updates, "
+            "the best answer's second hop) takes the best score it precedes."
         )
     )
     flagged: bool = strawberry.field(description="A negative rule whose trigger matched.")

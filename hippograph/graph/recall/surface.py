@@ -39,6 +39,7 @@ def answer(
         items = bridged(q.context, items)
     flagged = pool.negatives.result() if pool.negatives is not None else []
     items = with_negatives(q.store, q.namespace, items, flagged, pool.query)
+    items = scored_in_order(items)
     # A standing instruction or constraint whose condition the context names makes it no gap:
     # the context asks about what the person told how to handle ("Which libraries does this
     # project use?" after "Always include version numbers when I ask about dependencies"),
@@ -112,6 +113,19 @@ def materialize(
         for c in chosen
         if c.id in by_id
     ]
+
+
+def scored_in_order(items: list[Recalled]) -> list[Recalled]:
+    """``items`` with each score raised to the best score below it: what was put ahead of
+    better-scored memories (a rule, what applies, a newer value, a second hop) is, in this
+    answer, as relevant as the best it precedes, and a client reading scores reads the order
+    the answer gives."""
+    best = float("-inf")
+    kept: list[Recalled] = []
+    for item in reversed(items):
+        best = max(best, item.score)
+        kept.append(item if item.score >= best else replace(item, score=best))
+    return kept[::-1]
 
 
 def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -> list[Recalled]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from hippograph.graph.model import Memory, Source
 from hippograph.graph.recall.results import Recalled
-from hippograph.graph.recall.surface import bridged, updates_first
+from hippograph.graph.recall.surface import bridged, scored_in_order, updates_first
 
 
 def _recalled(content: str, at: str, i: int) -> Recalled:
@@ -79,3 +79,10 @@ def test_no_hop_when_nothing_below_shares_the_answers_names() -> None:
         ("Caroline: I love the beach.", "2025-01-01"),
     )
     assert _order(bridged("What did Caroline do yesterday?", items)) == _order(items)
+
+
+def test_scores_read_in_the_answers_order() -> None:
+    items = _items(("a", "2025-01-01"), ("b", "2025-01-01"), ("c", "2025-01-01"))
+    moved = [items[2], items[0], items[1]]  # "c" (0.8) put ahead of "a" (1.0) and "b" (0.9)
+    assert [r.score for r in scored_in_order(moved)] == [1.0, 1.0, 0.9]
+    assert scored_in_order(items) == items
