@@ -27,7 +27,7 @@ from graphql import GraphQLResolveInfo
 from graphql.validation import NoSchemaIntrospectionCustomRule
 from strawberry.extensions import SchemaExtension
 
-from hippograph.api.audit import AuditLog
+from hippograph.api.audit import AuditLog, erasure_counts
 from hippograph.api.keys import ALL, KeyStore, Role, covers, role_at_least
 from hippograph.api.ratelimit import RateLimiter
 from hippograph.graph.errors import Forbidden, HippographError, Unauthenticated
@@ -62,6 +62,8 @@ FIELD_ROLES: dict[str, Role | None] = {
 GLOBAL_FIELDS = frozenset({"keys", "createKey", "rotateKey", "revokeKey"})
 # Audited whatever their type: reads of the audit trail and of the keys are admin actions.
 AUDITED_QUERIES = frozenset({"audit", "keys"})
+# Audited with how many of each thing they removed (``audit.erasure_counts``).
+ERASURES = frozenset({"eraseTurn", "clearSession", "erase"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -213,10 +215,14 @@ class AccessControl(SchemaExtension):
             if need is not None:
                 authorize(principal, need[1], need[0], field)
         except HippographError as exc:
-            if audit is not None:
-                key_id = principal.key_id if principal is not None else "-"
-                audit.record(key_id=key_id, operation=field, namespace=need and need[1],
-                             outcome=exc.code)  # fmt: skip
+            if audit is None:
+                raise
+            if principal is None:  # no valid key: counted and sampled, not each written
+                audit.refused(source=source_of(info.context.get("request")), operation=field,
+                              namespace=need and need[1], outcome=exc.code)  # fmt: skip
+            else:
+                audit.record(key_id=principal.key_id, operation=field,
+                             namespace=need and need[1], outcome=exc.code)  # fmt: skip
             raise
         result = _next(root, info, *args, **kwargs)
         if not audited or audit is None:
@@ -226,6 +232,12 @@ class AccessControl(SchemaExtension):
             return _audited(result, audit, principal.key_id, field, scope)
         audit.record(key_id=principal.key_id, operation=field, namespace=scope, outcome="ok")
         return result
+
+
+def source_of(request: Any) -> str:
+    """The client address of an HTTP request (``-`` without one)."""
+    client = getattr(request, "client", None)
+    return str(client.host) if client is not None else "-"
 
 
 async def _audited(
@@ -239,7 +251,9 @@ async def _audited(
     except Exception:
         audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="INTERNAL")
         raise
-    audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="ok")
+    counts = erasure_counts(value) if operation in ERASURES and value is not None else None
+    audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="ok",
+                 counts=counts)  # fmt: skip
     return value
 
 

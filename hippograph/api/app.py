@@ -115,8 +115,11 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with mcp.run(), _runtime(app), _probed(app):
-            yield
+        try:
+            async with mcp.run(), _runtime(app), _probed(app):
+                yield
+        finally:
+            app.state.access.audit.flush()  # the refusals counted since the last summary
 
     @contextlib.asynccontextmanager
     async def _runtime(app: Starlette) -> AsyncIterator[None]:
