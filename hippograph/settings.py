@@ -25,6 +25,7 @@ from hippograph.graph.errors import ConfigError, InvalidInput
 Backend = Literal["arcadedb", "neo4j"]
 PrivacyMode = Literal["redact", "reject"]
 EmbeddingBackend = Literal["onnx", "torch"]
+OpenChoice = Literal["auto", "1", "0"]
 
 _PREFIX = "HIPPOGRAPH_"
 # The neo4j driver's notification classifications (NotificationDisabledClassification).
@@ -234,6 +235,11 @@ class SecuritySettings:
     """The key a command (hippograph remember, mcp...) presents once keys exist."""
     insecure: bool = _var("HIPPOGRAPH_INSECURE", False)
     """Serve with no key on a non-loopback address (serve --insecure): open to all who reach it."""
+    # Decided once at start and logged: a store that has had a key never goes back to open mode
+    # because its keys were revoked (api/access.py).
+    open: OpenChoice = _var("HIPPOGRAPH_OPEN", "auto")
+    """Serve without keys (open mode, loopback or --insecure): auto, while the store never had
+    a key; 1, whenever no key is active at start; 0, never."""
     introspection: bool = _var("HIPPOGRAPH_INTROSPECTION", True)
     """GraphQL introspection (`__schema`, `__type`); 0 turns it off."""
     cors_origins: str = _var("HIPPOGRAPH_CORS_ORIGINS", "")
@@ -246,6 +252,11 @@ class SecuritySettings:
     """Size past which the audit trail rotates, keeping five older files."""
 
     def __post_init__(self) -> None:
+        choice = str(self.open).strip().lower()
+        choice = "1" if choice in _TRUE else "0" if choice in _FALSE else choice
+        if choice not in ("auto", "1", "0"):
+            raise ConfigError("HIPPOGRAPH_OPEN", f"{self.open!r} is not one of auto, 1, 0")
+        object.__setattr__(self, "open", choice)
         _check_range("HIPPOGRAPH_RATE_LIMIT_PER_MINUTE", self.rate_limit_per_minute, 0, 10**7)
         _check_range("HIPPOGRAPH_AUDIT_MAX_BYTES", self.audit_max_bytes, 4096, 2**40)
         if not self.allowed_host_names:

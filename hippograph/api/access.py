@@ -6,9 +6,14 @@ the caller's key) and the command line (``cli_access``). A refused call raises
 ``Unauthenticated`` (no key, or one that is unknown, rotated or revoked) or ``Forbidden``
 (the key's namespaces or role do not cover it) before anything is read or written.
 
-Open mode: with no key configured, a server bound to loopback serves everyone as ``open``
-(an admin over every namespace), as before keys existed. A server bound elsewhere refuses to
-start without a key unless ``--insecure`` (``HIPPOGRAPH_INSECURE``) says otherwise.
+Open mode: a server in open mode serves a caller without a key as ``open`` (an admin over
+every namespace). It is chosen at start (``Access.of``) and logged: with ``HIPPOGRAPH_OPEN=auto``
+(the default) only while the store has never had a key, with ``1`` when no key is active, with
+``0`` never; and only on loopback unless ``--insecure`` (``HIPPOGRAPH_INSECURE``). It fails
+closed: the first key created while it runs ends it for good (until a restart chooses it
+again), and revoking every key leaves the server refusing callers without a key, saying how
+to proceed (``NO_ACTIVE_KEY``), never open again. A server bound elsewhere refuses to start
+without a key unless ``--insecure``.
 
 What each root field needs is in ``FIELD_ROLES``: the role, over the field's ``namespace``
 argument. A field without one, or called without its namespace, spans every namespace and
@@ -89,24 +94,60 @@ class Principal:
 OPEN = Principal(key_id=OPEN_ID, role="admin", namespaces=(ALL,))
 
 
+NO_ACTIVE_KEY = (
+    "this server requires an API key and no key is active (the last one was revoked, or "
+    "HIPPOGRAPH_OPEN=0): the operator creates one on the server's machine with `hippograph "
+    "keys create --role admin -n '*'`, or restarts the server with HIPPOGRAPH_OPEN=1 to serve "
+    "without keys"
+)
+
+
 @dataclass(frozen=True)
 class Access:
-    """What the app checks callers against: its keys, its audit trail, whether open mode may
-    apply (bound to loopback, or ``--insecure``)."""
+    """What the app checks callers against: its keys, its audit trail, and whether it started
+    in open mode (``open_at``: how many keys the store had then; None: keys required)."""
 
     keys: KeyStore
     audit: AuditLog
-    open_allowed: bool
+    open_at: int | None
     limiter: RateLimiter
+    choice: str = "auto"  # HIPPOGRAPH_OPEN, for the log
 
     @classmethod
-    def of(cls, settings: Settings) -> Access:
-        return cls(
-            KeyStore(settings.graph.data_dir, admin_token=settings.security.admin_key),
-            AuditLog(settings.graph.data_dir, max_bytes=settings.security.audit_max_bytes),
-            is_loopback(settings.server.host) or settings.security.insecure,
-            RateLimiter(settings.security.rate_limit_per_minute),
+    def of(cls, settings: Settings, *, serving: bool = True) -> Access:
+        """The access of a server on ``settings`` (``serving``) or of a command, whose callers
+        are the data directory's owner wherever the server listens."""
+        keys = KeyStore(settings.graph.data_dir, admin_token=settings.security.admin_key)
+        exposed = serving and not (is_loopback(settings.server.host) or settings.security.insecure)
+        choice = settings.security.open
+        created = keys.created()
+        opened = not (
+            exposed or choice == "0" or keys.configured() or (choice == "auto" and created > 0)
         )
+        return cls(
+            keys,
+            AuditLog(settings.graph.data_dir, max_bytes=settings.security.audit_max_bytes),
+            created if opened else None,
+            RateLimiter(settings.security.rate_limit_per_minute),
+            choice,
+        )
+
+    @property
+    def open(self) -> bool:
+        """True while open mode holds: chosen at start, and no key was created since."""
+        return self.open_at is not None and self.keys.created() == self.open_at
+
+    def describe(self) -> str:
+        """The access mode, for the start-up log."""
+        if self.open:
+            return (
+                f"open mode: callers without a key are admins over every namespace (no key in "
+                f"{self.keys.path}; HIPPOGRAPH_OPEN={self.choice}). The "
+                "first key created ends it until a restart"
+            )
+        if not self.keys.configured():
+            return f"keys required, and none is active in {self.keys.path}: {NO_ACTIVE_KEY}"
+        return f"keys required ({self.keys.path})"
 
 
 def is_loopback(host: str) -> bool:
@@ -126,8 +167,10 @@ def bearer(header: str | None) -> str | None:
 def authenticate(access: Access, token: str | None) -> Principal:
     """The caller presenting ``token`` (None: no key sent). Raises Unauthenticated."""
     if token is None:
-        if access.open_allowed and not access.keys.configured():
+        if access.open:
             return OPEN
+        if not access.keys.configured():
+            raise Unauthenticated(NO_ACTIVE_KEY)
         raise Unauthenticated(
             "this server requires an API key: send 'Authorization: Bearer hg_<id>_<secret>' "
             "(create one with `hippograph keys create`)"

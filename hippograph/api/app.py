@@ -115,6 +115,9 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        access: Access = app.state.access
+        loud = access.open or not access.keys.configured()  # open mode is logged at every start
+        (log.warning if loud else log.info)("access: %s", access.describe())
         try:
             async with mcp.run(), _runtime(app), _probed(app):
                 yield
