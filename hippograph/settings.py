@@ -168,6 +168,9 @@ class LimitSettings:
     """Deepest GraphQL document."""
     max_aliases: int = _var("HIPPOGRAPH_MAX_ALIASES", 30)
     """Most aliases in one GraphQL document."""
+    # Checked before any parser: the JSON decoder and variable coercion recurse.
+    max_json_depth: int = _var("HIPPOGRAPH_MAX_JSON_DEPTH", 32)
+    """Deepest nesting of arrays and objects in a request's JSON (else 400)."""
     max_query_tokens: int = _var("HIPPOGRAPH_MAX_QUERY_TOKENS", 4000)
     """Most tokens in one GraphQL document (a proxy for its fields)."""
     # Checked before parsing: the parser takes ~2 s per MB of one string literal on the event
@@ -193,6 +196,7 @@ class LimitSettings:
         _check_range("HIPPOGRAPH_MAX_BODY_BYTES", self.max_body_bytes, 1024, 1024**3)
         _check_range("HIPPOGRAPH_MAX_QUERY_DEPTH", self.max_query_depth, 2, 100)
         _check_range("HIPPOGRAPH_MAX_ALIASES", self.max_aliases, 1, 10_000)
+        _check_range("HIPPOGRAPH_MAX_JSON_DEPTH", self.max_json_depth, 4, 256)
         _check_range("HIPPOGRAPH_MAX_QUERY_TOKENS", self.max_query_tokens, 100, 1_000_000)
         _check_range("HIPPOGRAPH_MAX_QUERY_BYTES", self.max_query_bytes, 1024, 64 * 1024 * 1024)
         _check_range("HIPPOGRAPH_MAX_K_PER_REQUEST", self.max_k_per_request, 1, 1_000_000)

@@ -245,11 +245,16 @@ class AccessControl(SchemaExtension):
         self, _next: Callable[..., Any], root: Any, info: GraphQLResolveInfo[Any], *args: Any,
         **kwargs: Any,
     ) -> Any:  # fmt: skip
-        if info.path.prev is not None or info.field_name.startswith("__"):
+        if info.path.prev is not None or info.field_name == "__typename":
             return _next(root, info, *args, **kwargs)
         field = info.field_name
         namespace = kwargs.get("namespace")
-        need = required(field, namespace if isinstance(namespace, str) else None)
+        # Introspection (__schema, __type): any caller with a key, or anyone in open mode.
+        need = (
+            None
+            if field.startswith("__")
+            else required(field, namespace if isinstance(namespace, str) else None)
+        )
         audited = info.operation.operation.value == "mutation" or field in AUDITED_QUERIES
         audit = _audit_of(info.context)
         principal: Principal | None = None

@@ -25,6 +25,7 @@ from hippograph.api import web
 from hippograph.api.access import Access, admit, bearer
 from hippograph.api.health import GraphProbe
 from hippograph.api.hosts import HostCheck
+from hippograph.api.jsondepth import JsonDepthLimit
 from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
@@ -87,7 +88,7 @@ async def healthz(request: Request) -> JSONResponse:
         "graph_checked_ms_ago": round(graph.checked_ms_ago, 1),
         "graph_ping_ms": None if graph.ping_ms is None else round(graph.ping_ms, 1),
         "embedder_loaded": rt.embedder.loaded,
-        "embedding_model": rt.embedder.model_path,
+        "embedding_model": rt.embedder.model_name,
         "embedding_backend": rt.embedder.backend,
     }
     return JSONResponse(body, status_code=200 if graph.up else 503)
@@ -166,7 +167,8 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings  # the request limits (``api/limits.py``) read it
     app.state.access = Access.of(settings)
-    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    app.add_middleware(JsonDepthLimit, max_depth=settings.limits.max_json_depth)
+    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)  # outside the above
     if settings.security.cors_origin_list:  # CORS is off unless origins are named
         app.add_middleware(
             CORSMiddleware,

@@ -147,15 +147,19 @@ class Runtime:
             vocabulary_seeds=self.settings.recall.vocabulary_seeds,
         )
 
-    def context_bundle(self, namespace: str, request: ContextRequest) -> ContextBundle:
+    def context_bundle(
+        self, namespace: str, request: ContextRequest, *, record: bool = True
+    ) -> ContextBundle:
         """A context bundle (``graph.recall.bundle``) with this runtime's cascade and limits;
-        its recall feeds post-retrieval maintenance like any recall."""
+        its recall feeds post-retrieval maintenance like any recall unless ``record`` is False
+        (a read that must write nothing: GraphQL over GET)."""
         # Without the verifier: a bundle's recall is not verified.
         services = Services(limits=self.limits, caches=self.caches)
         found = bundle.build(
             self.store, self.embedder, namespace, request, self.cascade, services=services
         )
-        self.after_recall(namespace, request.context, found.result)
+        if record:
+            self.after_recall(namespace, request.context, found.result)
         return found
 
     def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:

@@ -26,6 +26,7 @@ from hippograph.settings import EmbeddingBackend, EmbeddingSettings, Settings
 log = logging.getLogger(__name__)
 
 DEFAULT_CACHE_DIR = EmbeddingSettings.cache_dir
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 
 
 def default_model_path() -> str:
@@ -73,6 +74,14 @@ class Embedder:
     @property
     def loaded(self) -> bool:
         return self._model is not None
+
+    @property
+    def model_name(self) -> str:
+        """The model's name (the configured directory's, or the bundled default's), not its
+        path: what health checks show."""
+        if self.model_path == default_model_path():
+            return DEFAULT_MODEL_NAME
+        return Path(self.model_path.rstrip("/")).name or "model"
 
     def load(self) -> Embedder:
         """Load the model (idempotent); returns self."""
