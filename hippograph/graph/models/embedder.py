@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from hippograph.graph.errors import STOPPING, GraphUnavailable
 from hippograph.settings import EmbeddingBackend, EmbeddingSettings, Settings
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class Embedder:
         self.backend: EmbeddingBackend | None = None  # the runtime in use once loaded
         self._model: Any = None
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
         self.dimensions = 0
 
     @classmethod
@@ -122,12 +124,23 @@ class Embedder:
         self.backend = "onnx"
         return encoder
 
+    def stop(self) -> None:
+        """End the encodes running (ONNX Runtime) and refuse every later one
+        (``GraphUnavailable``): the process is stopping, and encodes queued behind one another
+        on the model's lock took the stop past 10 s."""
+        self._stopping.set()
+        stop = getattr(self._model, "stop", None)  # the ONNX encoder's; PyTorch has none
+        if stop is not None:
+            stop()
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` into an (n, dimensions) float32 array of unit vectors."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         self.load()
         with self._lock:
+            if self._stopping.is_set():
+                raise GraphUnavailable(STOPPING)
             if self.backend == "onnx":
                 return self._model.encode(texts, batch_size=self.batch_size)  # type: ignore[no-any-return]
             vectors = self._model.encode(
