@@ -141,9 +141,9 @@ class Access:
         """The access mode, for the start-up log."""
         if self.open:
             return (
-                f"open mode: callers without a key are admins over every namespace (no key in "
-                f"{self.keys.path}; HIPPOGRAPH_OPEN={self.choice}). The "
-                "first key created ends it until a restart"
+                "open mode: callers without a key are admins over every namespace (no active "
+                f"key in {self.keys.path}; HIPPOGRAPH_OPEN={self.choice}). The first key "
+                "created ends it until a restart"
             )
         if not self.keys.configured():
             return f"keys required, and none is active in {self.keys.path}: {NO_ACTIVE_KEY}"
