@@ -25,6 +25,7 @@ from hippograph.graph.errors import ConfigError, InvalidInput
 Backend = Literal["arcadedb", "neo4j"]
 PrivacyMode = Literal["redact", "reject"]
 EmbeddingBackend = Literal["onnx", "torch"]
+OpenChoice = Literal["auto", "1", "0"]
 
 _PREFIX = "HIPPOGRAPH_"
 # The neo4j driver's notification classifications (NotificationDisabledClassification).
@@ -175,6 +176,9 @@ class LimitSettings:
     """Deepest GraphQL document."""
     max_aliases: int = _var("HIPPOGRAPH_MAX_ALIASES", 30)
     """Most aliases in one GraphQL document."""
+    # Checked before any parser: the JSON decoder and variable coercion recurse.
+    max_json_depth: int = _var("HIPPOGRAPH_MAX_JSON_DEPTH", 32)
+    """Deepest nesting of arrays and objects in a request's JSON (else 400)."""
     max_query_tokens: int = _var("HIPPOGRAPH_MAX_QUERY_TOKENS", 4000)
     """Most tokens in one GraphQL document (a proxy for its fields)."""
     # Checked before parsing: the parser takes ~2 s per MB of one string literal on the event
@@ -200,6 +204,7 @@ class LimitSettings:
         _check_range("HIPPOGRAPH_MAX_BODY_BYTES", self.max_body_bytes, 1024, 1024**3)
         _check_range("HIPPOGRAPH_MAX_QUERY_DEPTH", self.max_query_depth, 2, 100)
         _check_range("HIPPOGRAPH_MAX_ALIASES", self.max_aliases, 1, 10_000)
+        _check_range("HIPPOGRAPH_MAX_JSON_DEPTH", self.max_json_depth, 4, 256)
         _check_range("HIPPOGRAPH_MAX_QUERY_TOKENS", self.max_query_tokens, 100, 1_000_000)
         _check_range("HIPPOGRAPH_MAX_QUERY_BYTES", self.max_query_bytes, 1024, 64 * 1024 * 1024)
         _check_range("HIPPOGRAPH_MAX_K_PER_REQUEST", self.max_k_per_request, 1, 1_000_000)
@@ -244,6 +249,11 @@ class SecuritySettings:
     """The key a command (hippograph remember, mcp...) presents once keys exist."""
     insecure: bool = _var("HIPPOGRAPH_INSECURE", False)
     """Serve with no key on a non-loopback address (serve --insecure): open to all who reach it."""
+    # Decided once at start and logged: a store that has had a key never goes back to open mode
+    # because its keys were revoked (api/access.py).
+    open: OpenChoice = _var("HIPPOGRAPH_OPEN", "auto")
+    """Serve without keys (open mode, loopback or --insecure): auto, while the store never had
+    a key; 1, whenever no key is active at start; 0, never."""
     introspection: bool = _var("HIPPOGRAPH_INTROSPECTION", True)
     """GraphQL introspection (`__schema`, `__type`); 0 turns it off."""
     cors_origins: str = _var("HIPPOGRAPH_CORS_ORIGINS", "")
@@ -256,6 +266,11 @@ class SecuritySettings:
     """Size past which the audit trail rotates, keeping five older files."""
 
     def __post_init__(self) -> None:
+        choice = str(self.open).strip().lower()
+        choice = "1" if choice in _TRUE else "0" if choice in _FALSE else choice
+        if choice not in ("auto", "1", "0"):
+            raise ConfigError("HIPPOGRAPH_OPEN", f"{self.open!r} is not one of auto, 1, 0")
+        object.__setattr__(self, "open", choice)
         _check_range("HIPPOGRAPH_RATE_LIMIT_PER_MINUTE", self.rate_limit_per_minute, 0, 10**7)
         _check_range("HIPPOGRAPH_AUDIT_MAX_BYTES", self.audit_max_bytes, 4096, 2**40)
         if not self.allowed_host_names:

@@ -6,9 +6,14 @@ the caller's key) and the command line (``cli_access``). A refused call raises
 ``Unauthenticated`` (no key, or one that is unknown, rotated or revoked) or ``Forbidden``
 (the key's namespaces or role do not cover it) before anything is read or written.
 
-Open mode: with no key configured, a server bound to loopback serves everyone as ``open``
-(an admin over every namespace), as before keys existed. A server bound elsewhere refuses to
-start without a key unless ``--insecure`` (``HIPPOGRAPH_INSECURE``) says otherwise.
+Open mode: a server in open mode serves a caller without a key as ``open`` (an admin over
+every namespace). It is chosen at start (``Access.of``) and logged: with ``HIPPOGRAPH_OPEN=auto``
+(the default) only while the store has never had a key, with ``1`` when no key is active, with
+``0`` never; and only on loopback unless ``--insecure`` (``HIPPOGRAPH_INSECURE``). It fails
+closed: the first key created while it runs ends it for good (until a restart chooses it
+again), and revoking every key leaves the server refusing callers without a key, saying how
+to proceed (``NO_ACTIVE_KEY``), never open again. A server bound elsewhere refuses to start
+without a key unless ``--insecure``.
 
 What each root field needs is in ``FIELD_ROLES``: the role, over the field's ``namespace``
 argument. A field without one, or called without its namespace, spans every namespace and
@@ -27,7 +32,7 @@ from graphql import GraphQLResolveInfo
 from graphql.validation import NoSchemaIntrospectionCustomRule
 from strawberry.extensions import SchemaExtension
 
-from hippograph.api.audit import AuditLog
+from hippograph.api.audit import AuditLog, erasure_counts
 from hippograph.api.keys import ALL, KeyStore, Role, covers, role_at_least
 from hippograph.api.ratelimit import RateLimiter
 from hippograph.graph.errors import Forbidden, HippographError, Unauthenticated
@@ -65,6 +70,8 @@ FIELD_ROLES: dict[str, Role | None] = {
 GLOBAL_FIELDS = frozenset({"keys", "createKey", "rotateKey", "revokeKey"})
 # Audited whatever their type: reads of the audit trail and of the keys are admin actions.
 AUDITED_QUERIES = frozenset({"audit", "keys"})
+# Audited with how many of each thing they removed (``audit.erasure_counts``).
+ERASURES = frozenset({"eraseTurn", "clearSession", "erase"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,24 +97,60 @@ class Principal:
 OPEN = Principal(key_id=OPEN_ID, role="admin", namespaces=(ALL,))
 
 
+NO_ACTIVE_KEY = (
+    "this server requires an API key and no key is active (the last one was revoked, or "
+    "HIPPOGRAPH_OPEN=0): the operator creates one on the server's machine with `hippograph "
+    "keys create --role admin -n '*'`, or restarts the server with HIPPOGRAPH_OPEN=1 to serve "
+    "without keys"
+)
+
+
 @dataclass(frozen=True)
 class Access:
-    """What the app checks callers against: its keys, its audit trail, whether open mode may
-    apply (bound to loopback, or ``--insecure``)."""
+    """What the app checks callers against: its keys, its audit trail, and whether it started
+    in open mode (``open_at``: how many keys the store had then; None: keys required)."""
 
     keys: KeyStore
     audit: AuditLog
-    open_allowed: bool
+    open_at: int | None
     limiter: RateLimiter
+    choice: str = "auto"  # HIPPOGRAPH_OPEN, for the log
 
     @classmethod
-    def of(cls, settings: Settings) -> Access:
-        return cls(
-            KeyStore(settings.graph.data_dir, admin_token=settings.security.admin_key),
-            AuditLog(settings.graph.data_dir, max_bytes=settings.security.audit_max_bytes),
-            is_loopback(settings.server.host) or settings.security.insecure,
-            RateLimiter(settings.security.rate_limit_per_minute),
+    def of(cls, settings: Settings, *, serving: bool = True) -> Access:
+        """The access of a server on ``settings`` (``serving``) or of a command, whose callers
+        are the data directory's owner wherever the server listens."""
+        keys = KeyStore(settings.graph.data_dir, admin_token=settings.security.admin_key)
+        exposed = serving and not (is_loopback(settings.server.host) or settings.security.insecure)
+        choice = settings.security.open
+        created = keys.created()
+        opened = not (
+            exposed or choice == "0" or keys.configured() or (choice == "auto" and created > 0)
         )
+        return cls(
+            keys,
+            AuditLog(settings.graph.data_dir, max_bytes=settings.security.audit_max_bytes),
+            created if opened else None,
+            RateLimiter(settings.security.rate_limit_per_minute),
+            choice,
+        )
+
+    @property
+    def open(self) -> bool:
+        """True while open mode holds: chosen at start, and no key was created since."""
+        return self.open_at is not None and self.keys.created() == self.open_at
+
+    def describe(self) -> str:
+        """The access mode, for the start-up log."""
+        if self.open:
+            return (
+                "open mode: callers without a key are admins over every namespace (no active "
+                f"key in {self.keys.path}; HIPPOGRAPH_OPEN={self.choice}). The first key "
+                "created ends it until a restart"
+            )
+        if not self.keys.configured():
+            return f"keys required, and none is active in {self.keys.path}: {NO_ACTIVE_KEY}"
+        return f"keys required ({self.keys.path})"
 
 
 def is_loopback(host: str) -> bool:
@@ -127,8 +170,10 @@ def bearer(header: str | None) -> str | None:
 def authenticate(access: Access, token: str | None) -> Principal:
     """The caller presenting ``token`` (None: no key sent). Raises Unauthenticated."""
     if token is None:
-        if access.open_allowed and not access.keys.configured():
+        if access.open:
             return OPEN
+        if not access.keys.configured():
+            raise Unauthenticated(NO_ACTIVE_KEY)
         raise Unauthenticated(
             "this server requires an API key: send 'Authorization: Bearer hg_<id>_<secret>' "
             "(create one with `hippograph keys create`)"
@@ -203,11 +248,16 @@ class AccessControl(SchemaExtension):
         self, _next: Callable[..., Any], root: Any, info: GraphQLResolveInfo[Any], *args: Any,
         **kwargs: Any,
     ) -> Any:  # fmt: skip
-        if info.path.prev is not None or info.field_name.startswith("__"):
+        if info.path.prev is not None or info.field_name == "__typename":
             return _next(root, info, *args, **kwargs)
         field = info.field_name
         namespace = kwargs.get("namespace")
-        need = required(field, namespace if isinstance(namespace, str) else None)
+        # Introspection (__schema, __type): any caller with a key, or anyone in open mode.
+        need = (
+            None
+            if field.startswith("__")
+            else required(field, namespace if isinstance(namespace, str) else None)
+        )
         audited = info.operation.operation.value == "mutation" or field in AUDITED_QUERIES
         audit = _audit_of(info.context)
         principal: Principal | None = None
@@ -216,10 +266,14 @@ class AccessControl(SchemaExtension):
             if need is not None:
                 authorize(principal, need[1], need[0], field)
         except HippographError as exc:
-            if audit is not None:
-                key_id = principal.key_id if principal is not None else "-"
-                audit.record(key_id=key_id, operation=field, namespace=need and need[1],
-                             outcome=exc.code)  # fmt: skip
+            if audit is None:
+                raise
+            if principal is None:  # no valid key: counted and sampled, not each written
+                audit.refused(source=source_of(info.context.get("request")), operation=field,
+                              namespace=need and need[1], outcome=exc.code)  # fmt: skip
+            else:
+                audit.record(key_id=principal.key_id, operation=field,
+                             namespace=need and need[1], outcome=exc.code)  # fmt: skip
             raise
         result = _next(root, info, *args, **kwargs)
         if not audited or audit is None:
@@ -229,6 +283,12 @@ class AccessControl(SchemaExtension):
             return _audited(result, audit, principal.key_id, field, scope)
         audit.record(key_id=principal.key_id, operation=field, namespace=scope, outcome="ok")
         return result
+
+
+def source_of(request: Any) -> str:
+    """The client address of an HTTP request (``-`` without one)."""
+    client = getattr(request, "client", None)
+    return str(client.host) if client is not None else "-"
 
 
 async def _audited(
@@ -242,7 +302,9 @@ async def _audited(
     except Exception:
         audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="INTERNAL")
         raise
-    audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="ok")
+    counts = erasure_counts(value) if operation in ERASURES and value is not None else None
+    audit.record(key_id=key_id, operation=operation, namespace=namespace, outcome="ok",
+                 counts=counts)  # fmt: skip
     return value
 
 

@@ -64,13 +64,28 @@ class AuditRecord:
     operation: str
     namespace: str = strawberry.field(description="'*' for an operation over every namespace.")
     outcome: str = strawberry.field(description="'ok' or the error code.")
+    source: str | None = strawberry.field(
+        description="The client address of a refusal without a valid key (a sample or the "
+        "window's busiest, in a 'refused' summary)."
+    )
+    counts: list[AuditCount] = strawberry.field(
+        description="How many of each thing an erasure removed; a 'refused' summary's "
+        "requests, sources and samples."
+    )
 
     @classmethod
     def of(cls, e: AuditEntry) -> AuditRecord:
         return cls(
             at=e.at, key_id=e.key_id, operation=e.operation, namespace=e.namespace,
-            outcome=e.outcome,
+            outcome=e.outcome, source=e.source,
+            counts=[AuditCount(name=k, value=v) for k, v in (e.counts or {}).items()],
         )  # fmt: skip
+
+
+@strawberry.type
+class AuditCount:
+    name: str
+    value: int
 
 
 def _access(info: Info) -> Access:

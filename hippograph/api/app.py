@@ -26,6 +26,7 @@ from hippograph.api import landing, metrics, web
 from hippograph.api.access import Access, admit, bearer
 from hippograph.api.health import GraphProbe
 from hippograph.api.hosts import HostCheck
+from hippograph.api.jsondepth import JsonDepthLimit
 from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
@@ -92,7 +93,7 @@ async def healthz(request: Request) -> JSONResponse:
         "graph_checked_ms_ago": round(graph.checked_ms_ago, 1),
         "graph_ping_ms": None if graph.ping_ms is None else round(graph.ping_ms, 1),
         "embedder_loaded": rt.embedder.loaded,
-        "embedding_model": rt.embedder.model_path,
+        "embedding_model": rt.embedder.model_name,
         "embedding_backend": rt.embedder.backend,
     }
     return JSONResponse(body, status_code=200 if graph.up else 503)
@@ -120,8 +121,14 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with mcp.run(), _runtime(app), _probed(app), _observed(app):
-            yield
+        access: Access = app.state.access
+        loud = access.open or not access.keys.configured()  # open mode is logged at every start
+        (log.warning if loud else log.info)("access: %s", access.describe())
+        try:
+            async with mcp.run(), _runtime(app), _probed(app), _observed(app):
+                yield
+        finally:
+            app.state.access.audit.flush()  # the refusals counted since the last summary
 
     @contextlib.asynccontextmanager
     async def _observed(app: Starlette) -> AsyncIterator[None]:
@@ -185,7 +192,8 @@ def create_app(
     app.state.settings = settings  # the request limits (``api/limits.py``) read it
     app.state.metrics = metrics.Metrics()
     app.state.access = Access.of(settings)
-    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    app.add_middleware(JsonDepthLimit, max_depth=settings.limits.max_json_depth)
+    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)  # outside the above
     if settings.security.cors_origin_list:  # CORS is off unless origins are named
         app.add_middleware(
             CORSMiddleware,

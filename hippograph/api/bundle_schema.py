@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 from enum import Enum
+from functools import partial
 
 import strawberry
 from strawberry.types import Info
 
 from hippograph.api.context import runtime
-from hippograph.api.limits import charge_k
+from hippograph.api.limits import by_get, charge_k
 from hippograph.api.work import heavy
 from hippograph.graph import validate
 from hippograph.graph.errors import Overloaded
@@ -100,7 +101,10 @@ class BundleQuery:
             project=project,
             k=k,
         )
-        found = await heavy(info, rt.context_bundle, namespace, request)
+        # Over GET (a link, an <img>) nothing is recorded: no gap, no returned counts.
+        found = await heavy(
+            info, partial(rt.context_bundle, record=not by_get(info)), namespace, request
+        )
         return ContextBundle.of(found)
 
     @strawberry.field(

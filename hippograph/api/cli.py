@@ -71,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if audit is not None:
         outcome = "ok" if status == 0 else f"exit {status}"
         audit.record(key_id=principal.key_id, operation=name.removeprefix("cmd_"),
-                     namespace=namespace, outcome=outcome)  # fmt: skip
+                     namespace=namespace, outcome=outcome,
+                     counts=getattr(args, "audit_counts", None))  # fmt: skip
     return status
 
 

@@ -10,12 +10,14 @@ modes are the boundary on the machine. Within it, once keys exist, a command pre
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from hippograph.api.access import Access, Principal, authenticate, authorize
 from hippograph.api.cli_common import data_dir_arg
 from hippograph.api.keys import ROLES, ApiKey, KeyStore, Role, new_token
 from hippograph.graph.errors import Unauthenticated
+from hippograph.graph.store.engine import read_info
 from hippograph.settings import Settings
 
 LOCAL = Principal(key_id="local", role="admin", namespaces=("*",))
@@ -32,6 +34,11 @@ def register(sub: Any) -> None:
     create.add_argument(
         "--namespace", "-n", action="append", required=True, dest="namespaces",
         help="a namespace, a prefix ending in * (team-a:*), or * (repeat for more)",
+    )  # fmt: skip
+    create.add_argument(
+        "--yes", action="store_true",
+        help="create the first key while a server runs in open mode (its callers without a "
+        "key are refused from then on)",
     )  # fmt: skip
     keys_sub.add_parser("list", help="every key, revoked ones included")
     rotate = keys_sub.add_parser("rotate", help="a new secret for a key; the old one stops")
@@ -54,13 +61,27 @@ def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "list":
         found = store.list()
         if not found:
-            print(f"no keys in {store.path} (open mode on loopback)")
+            print(f"no keys in {store.path} (open mode on loopback, unless HIPPOGRAPH_OPEN=0)")
         for key in found:
             print(describe(key))
         return 0
     if args.action == "create":
+        first = not store.configured()
+        holder = read_info(settings.graph.data_dir) if first else None
+        if holder is not None and not args.yes:
+            print(
+                f"a server (pid {holder.pid}) holds {settings.graph.data_dir} and no key is "
+                "active: if it is in open mode, once this key exists it refuses every request "
+                "that sends no key (GraphiQL, MCP clients, scripts must then send "
+                "'Authorization: Bearer <token>'), and stays so after a restart. Run again with "
+                "--yes to create the key.",
+                file=sys.stderr,
+            )
+            return 2
         issued = store.create(args.name, args.role, args.namespaces)
         verb = "created"
+        if first:
+            print("the only active key: callers without a key are refused from now on")
     elif args.action == "rotate":
         issued = store.rotate(args.id)
         verb = "rotated"
@@ -68,6 +89,12 @@ def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
         key = store.revoke(args.id)
         access.audit.record(key_id="local", operation="revokeKey", namespace=None, outcome="ok")
         print(f"revoked {describe(key)}")
+        if not store.configured():
+            print(
+                "that was the last active key: servers and commands on this data directory "
+                "refuse callers without a key (they do not return to open mode); create a key "
+                "with `hippograph keys create`, or restart the server with HIPPOGRAPH_OPEN=1"
+            )
         return 0
     operation = "createKey" if verb == "created" else "rotateKey"
     access.audit.record(key_id="local", operation=operation, namespace=None, outcome="ok")
@@ -101,14 +128,20 @@ def required(args: argparse.Namespace, settings: Settings) -> tuple[Role, str | 
 
 
 def check(args: argparse.Namespace, settings: Settings) -> Principal:
-    """The command's principal: ``local`` while no key exists, else the key in
-    ``HIPPOGRAPH_API_KEY``, authorized for what the command does."""
+    """The command's principal: ``local`` in open mode (``Access.of``: by default while the
+    store never had a key), else the key in ``HIPPOGRAPH_API_KEY``, authorized for what the
+    command does."""
     name = getattr(args.command, "__name__", "")
     if name in EXEMPT:
         return LOCAL
-    access = Access.of(settings)
-    if not access.keys.configured():
+    access = Access.of(settings, serving=False)
+    if access.open:
         return LOCAL
+    if not access.keys.configured():
+        raise Unauthenticated(
+            f"no key is active in {access.keys.path}: create one with `hippograph keys create "
+            "--role admin -n '*'` and set HIPPOGRAPH_API_KEY to it, or run with HIPPOGRAPH_OPEN=1"
+        )
     if not settings.security.api_key:
         raise Unauthenticated(
             f"keys are configured in {access.keys.path}: set HIPPOGRAPH_API_KEY to a key "

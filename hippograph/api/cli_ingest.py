@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hippograph.api.audit import erasure_counts
 from hippograph.api.cli_common import data_dir_arg, with_runtime
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import to_iso
@@ -145,6 +146,7 @@ def cmd_erase(args: argparse.Namespace, settings: Settings) -> int:
             dry_run=args.dry_run,
         ),  # fmt: skip
     )
+    args.audit_counts = erasure_counts(done)  # the audit line says how many, never what
     print(f"erased from {args.namespace}: {json.dumps(done.__dict__)}")
     return 0
 

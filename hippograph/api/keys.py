@@ -50,6 +50,9 @@ _TOKEN = re.compile(r"^hg_([0-9a-f]{12})_([A-Za-z0-9_-]{20,128})$")
 # record it matched, so a key costs one scrypt per process, not one per request.
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32, "maxmem": 64 * 1024 * 1024}
 MAX_NAMESPACES = 64
+# What a refused secret is hashed with: every refusal of a well-formed token costs one scrypt,
+# whether its id is unknown, revoked or known, so the time taken tells no id apart.
+_DECOY_SALT = bytes(16)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,6 +125,11 @@ def _hash(secret: str, salt: bytes) -> str:
     return hashlib.scrypt(secret.encode(), salt=salt, **_SCRYPT).hex()
 
 
+def _decoy(secret: str) -> None:
+    """Spend on a refused ``secret`` what checking it against a key costs (``_DECOY_SALT``)."""
+    _hash(secret, _DECOY_SALT)
+
+
 def _new_secret(key_id: str) -> tuple[str, str, str]:
     """A fresh token for ``key_id``, with the salt and hash to store."""
     secret = secrets.token_urlsafe(32)
@@ -180,6 +188,11 @@ class KeyStore:
         """True when any key can be used: the environment's, or an active stored one."""
         return self._env_key is not None or any(k.active for k in self._records().values())
 
+    def created(self) -> int:
+        """How many keys were ever stored, revoked ones included (records are never deleted:
+        a store that had a key keeps saying so)."""
+        return len(self._records())
+
     def list(self, *, include_revoked: bool = True) -> list[ApiKey]:
         """The stored keys, oldest first (without their salt and hash)."""
         keys = sorted(self._records().values(), key=lambda k: (k.created_at, k.id))
@@ -193,14 +206,18 @@ class KeyStore:
         key_id, secret = parsed
         digest = hashlib.sha256(secret.encode()).digest()
         if self._env_key is not None and key_id == self._env_key.id:
-            return self._env_key if hmac.compare_digest(digest, self._env_digest) else None
+            if hmac.compare_digest(digest, self._env_digest):
+                return self._env_key
+            _decoy(secret)
+            return None
         key = self._records().get(key_id)
         if key is None or not key.active:
+            _decoy(secret)
             return None
         with self._mutex:
             known = self._verified.get((key.id, key.hash))
-        if known is not None:
-            return key if hmac.compare_digest(known, digest) else None
+        if known is not None and hmac.compare_digest(known, digest):
+            return key  # verified before; a different secret is hashed like any other
         computed = _hash(secret, bytes.fromhex(key.salt))
         if not hmac.compare_digest(computed, key.hash):
             return None

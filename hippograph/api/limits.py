@@ -2,9 +2,10 @@
 
 - ``BodyLimit``: an ASGI middleware refusing a body over ``max_body_bytes`` with 413, counting
   as the body streams in (a lying or absent ``Content-Length`` changes nothing).
+- ``JsonDepthLimit`` (``api/jsondepth.py``): JSON nested too deep, refused before parsing.
 - ``RequestLimits``: a Strawberry extension bounding the document's size (before parsing),
-  tokens (a proxy for total fields: the parser stops counting past the limit), depth and
-  aliases, from the runtime's settings.
+  tokens (a proxy for total fields: the parser stops counting past the limit), depth
+  (introspection included) and aliases, from the runtime's settings.
 - ``charge_k``: called by every resolver taking ``k``; ``k`` summed over one request is bounded.
 - ``refuse_get``: a query field with side effects (recall) is refused over GET, which a browser
   can be made to send cross-site.
@@ -12,10 +13,22 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
+from graphql import GraphQLError
+from graphql.language import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+)
+from graphql.language.visitor import SKIP
+from graphql.validation import ASTValidationRule
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter, SchemaExtension
@@ -118,7 +131,73 @@ def _limit_rules(max_depth: int, max_aliases: int) -> tuple[Any, ...]:
         QueryDepthLimiter(max_depth=max_depth),
         MaxAliasesLimiter(max_alias_count=max_aliases),
     )
-    return tuple(rule for limiter in limiters for rule in limiter.validation_rules)
+    rules = tuple(rule for limiter in limiters for rule in limiter.validation_rules)
+    return (*rules, _introspection_depth(max(max_depth, INTROSPECTION_DEPTH)))
+
+
+# Strawberry's depth limiter skips every field starting with "__" and all below it, so
+# `{ __schema { types { fields { type { ofType { ofType ... } } } } } }` went as deep as the
+# token limit let it. An operation that introspects is measured whole, with the depth the
+# standard introspection query needs (graphql-js 16's, GraphiQL's: 9 levels of ofType) when
+# HIPPOGRAPH_MAX_QUERY_DEPTH is lower.
+INTROSPECTION_DEPTH = 14
+_INTROSPECTS = re.compile(r"__(?:schema|type)\b")
+
+
+def _introspection_depth(max_depth: int) -> type[ASTValidationRule]:
+    class IntrospectionDepth(ASTValidationRule):
+        def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> Any:
+            source = self.context.document.loc.source.body if self.context.document.loc else ""
+            if not _INTROSPECTS.search(source):
+                return SKIP
+            fragments = {
+                d.name.value: d
+                for d in self.context.document.definitions
+                if isinstance(d, FragmentDefinitionNode)
+            }
+            if _height(node.selection_set, fragments, max_depth, {}) > max_depth:
+                self.report_error(
+                    GraphQLError(
+                        f"introspection exceeds maximum operation depth of {max_depth}", node
+                    )
+                )
+            return SKIP
+
+    return IntrospectionDepth
+
+
+def _height(
+    selections: SelectionSetNode,
+    fragments: dict[str, FragmentDefinitionNode],
+    budget: int,
+    memo: dict[str, int],
+    seen: frozenset[str] = frozenset(),
+) -> int:
+    """How many levels the fields below ``selections`` go (0: leaves only). It stops once past
+    ``budget``, and works out each fragment once (``memo``), so neither a deep document nor
+    fragments spreading each other twice over make it long."""
+    highest = 0
+    for selection in selections.selections:
+        if isinstance(selection, FieldNode):
+            if selection.selection_set is None:
+                continue
+            found = 1 + _height(selection.selection_set, fragments, budget - 1, memo, seen)
+        elif isinstance(selection, InlineFragmentNode):
+            found = _height(selection.selection_set, fragments, budget, memo, seen)
+        elif isinstance(selection, FragmentSpreadNode):
+            name = selection.name.value
+            if name in seen or name not in fragments:
+                continue  # a cycle or an unknown fragment: other rules refuse those
+            if name not in memo:
+                below = fragments[name].selection_set
+                memo[name] = _height(below, fragments, budget, memo, seen | {name})
+            found = memo[name]
+        else:
+            continue
+        highest = max(highest, found)
+        if highest > budget:
+            break  # past the cap: every caller above is past its own
+    return highest
 
 
 def _check_size(query: str | None, limit: int) -> None:
@@ -153,8 +232,13 @@ def charge_k(info: Info, k: int, field: str = "k") -> None:
     info.context[_K_CHARGED] = charged
 
 
+def by_get(info: Info) -> bool:
+    """True when the request came by GET, which must have no side effect."""
+    request = info.context.get("request") if isinstance(info.context, dict) else None
+    return getattr(request, "method", None) == "GET"
+
+
 def refuse_get(info: Info, field: str) -> None:
     """Refuse ``field`` when the request came by GET: it writes, and GET must not."""
-    request = info.context.get("request") if isinstance(info.context, dict) else None
-    if getattr(request, "method", None) == "GET":
+    if by_get(info):
         raise InvalidInput(field, "records session state and gaps; send it by POST, not GET")

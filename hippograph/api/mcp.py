@@ -26,7 +26,15 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 
-from hippograph.api.access import OPEN, Access, Principal, admit, authorize, bearer
+from hippograph.api.access import (
+    OPEN,
+    Access,
+    Principal,
+    admit,
+    authorize,
+    bearer,
+    source_of,
+)
 from hippograph.api.mcp_tools import BY_NAME, TOOLS
 from hippograph.api.schema import schema
 from hippograph.client.errors import BAD_REQUEST
@@ -151,9 +159,14 @@ async def http_caller(request: Request | None) -> Caller:
         raise RuntimeError("the HTTP transport hands every tool call its request")
     rt: Runtime = request.app.state.runtime
     access: Access = request.app.state.access
-    principal = await anyio.to_thread.run_sync(
-        admit, access, bearer(request.headers.get("authorization"))
-    )
+    try:
+        principal = await anyio.to_thread.run_sync(
+            admit, access, bearer(request.headers.get("authorization"))
+        )
+    except HippographError as exc:  # no valid key: counted and sampled (``api/audit.py``)
+        access.audit.refused(source=source_of(request), operation="mcp", namespace=None,
+                             outcome=exc.code)  # fmt: skip
+        raise
     header = request.headers.get(NAMESPACE_HEADER)
     if header is not None:
         namespace = validate.namespace(header, NAMESPACE_HEADER)

@@ -58,7 +58,7 @@ class MemoryQuery:
             backend=rt.store.dialect.name,
             graph=rt.store.location,
             embedder_loaded=rt.embedder.loaded,
-            embedding_model=rt.embedder.model_path,
+            embedding_model=rt.embedder.model_name,
             embedding_backend=rt.embedder.backend,
         )
 

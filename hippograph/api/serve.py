@@ -2,9 +2,12 @@
 
 The listening socket is bound before anything else starts, so a port already in use fails at
 once (``PortInUse``, exit 2) instead of after the engine took the data directory. SIGINT and
-SIGTERM both shut down gracefully: requests in flight get ``SHUTDOWN_GRACE_S``, the lifespan
-closes the runtime (the engine releases the data directory), and the process exits with 130
-or 143, the shell's codes for a process ended by those signals.
+SIGTERM both shut down gracefully, within 10 s under load: at the signal new heavy work is
+refused and embeddings not yet started fail (``Runtime.stop_work``); requests in flight get
+``SHUTDOWN_GRACE_S``; the lifespan closes the runtime, waiting at most ``STOP_WAIT_S`` for
+transactions still running (then rolled back) before the engine releases the data directory;
+and the process exits with 130 or 143, the shell's codes for a process ended by those
+signals.
 """
 
 from __future__ import annotations
@@ -60,7 +63,17 @@ def run(settings: Settings, sock: socket.socket, *, on_ready: Callable[[], None]
 
     app = create_app(settings, on_ready=on_ready)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            # At the signal, not after the grace: work queued behind the busy slots (each
+            # embedding a batch on the model's lock) would otherwise run on long after it.
+            runtime = getattr(app.state, "runtime", None)
+            if runtime is not None:
+                runtime.stop_work()
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     # uvicorn handles both signals while it runs, then raises the one it caught again with the
     # handler it found: ours, so that both end through Python's exit (atexit included) with
     # the same status whatever the parent did to the signals (a background job of a

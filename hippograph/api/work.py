@@ -81,7 +81,10 @@ def gate_of(rt: Runtime) -> WorkGate:
 
 async def heavy(info: Info, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run ``fn(*args, **kwargs)`` through the runtime's gate; a refusal sets ``Retry-After``."""
-    gate = gate_of(runtime(info))
+    rt = runtime(info)
+    if rt.stopping:
+        raise Overloaded("heavy operations", "the server is stopping; retry once it is back")
+    gate = gate_of(rt)
     try:
         return await gate.run(fn, *args, **kwargs)
     except Overloaded:

@@ -164,6 +164,10 @@ class GraphUnavailable(HippographError):
     code = "GRAPH_UNAVAILABLE"
 
 
+# What a GraphUnavailable says when the process is stopping (SIGINT, SIGTERM) and refused work.
+STOPPING = "the service is stopping: nothing was written; retry"
+
+
 class QueryTimeout(GraphUnavailable):
     """A graph statement or transaction ran longer than ``HIPPOGRAPH_QUERY_TIMEOUT_S`` allows
     (or a connection to the graph did not come free in that time) and was stopped; what the

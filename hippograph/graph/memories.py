@@ -483,11 +483,21 @@ def _require(tx: Tx, namespace: str, ids: dict[str, str]) -> None:
             raise NotFound("memory", memory_id, field=field)
 
 
+def _few_tags(names: Sequence[str]) -> None:
+    if len(names) > validate.MAX_TAGS:
+        raise InvalidInput(
+            "tags",
+            f"{len(names)} tags; at most {validate.MAX_TAGS} a call",
+            limit=validate.MAX_TAGS,
+        )
+
+
 def tag(
     store: Store, namespace: str, memory_id: str, names: Sequence[str], *, log: bool = True
 ) -> Memory:
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
+    _few_tags(names)
     clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
     for i, name in enumerate(names):
         validate.secret_free(name, f"tags[{i}]")  # as sent: lower-casing hides a key's shape
@@ -512,6 +522,7 @@ def untag(
 ) -> Memory:
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
+    _few_tags(names)
     clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
 
     def work(tx: Tx) -> None:

@@ -31,6 +31,10 @@ from hippograph.graph.write.writepath import WritePolicy
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)
+# Once a stop is asked for, how long closing waits for transactions still running before the
+# engine closes and rolls them back: with the 5 s for requests in flight (api/serve.py) and the
+# engine's stop, a serve under load ends within 10 s.
+STOP_WAIT_S = 2.0
 
 
 class Background:
@@ -43,10 +47,8 @@ class Background:
     def __init__(self, size: int = 1000) -> None:
         self._queue: queue.Queue[Callable[[], None] | None] = queue.Queue(maxsize=size)
         self.dropped = 0
-        self._thread = threading.Thread(
-            target=self._run, name="hippograph-maintenance", daemon=True
-        )
-        self._thread.start()
+        self.thread = threading.Thread(target=self._run, name="hippograph-maintenance", daemon=True)
+        self.thread.start()
 
     def submit(self, task: Callable[[], None]) -> None:
         try:
@@ -64,7 +66,7 @@ class Background:
     def close(self) -> None:
         self.drain()
         self._queue.put(None)
-        self._thread.join(timeout=5)
+        self.thread.join(timeout=5)
 
     def _run(self) -> None:
         while (task := self._queue.get()) is not None:
@@ -95,6 +97,8 @@ class Runtime:
     recall_observers: list[Callable[[RecallResult], None]] = field(default_factory=list)
     # The configured LLM, which distils finished runs (None: the offline rules).
     llm: JsonCompleter | None = None
+    # A stop was asked for (``stop_work``): heavy work is refused, closing waits less.
+    stopping: bool = False
 
     @classmethod
     def assemble(cls, settings: Settings, store: Store, embedder: Embedder) -> Runtime:
@@ -153,15 +157,19 @@ class Runtime:
             vocabulary_seeds=self.settings.recall.vocabulary_seeds,
         )
 
-    def context_bundle(self, namespace: str, request: ContextRequest) -> ContextBundle:
+    def context_bundle(
+        self, namespace: str, request: ContextRequest, *, record: bool = True
+    ) -> ContextBundle:
         """A context bundle (``graph.recall.bundle``) with this runtime's cascade and limits;
-        its recall feeds post-retrieval maintenance like any recall."""
+        its recall feeds post-retrieval maintenance like any recall unless ``record`` is False
+        (a read that must write nothing: GraphQL over GET)."""
         # Without the verifier: a bundle's recall is not verified.
         services = Services(limits=self.limits, caches=self.caches)
         found = bundle.build(
             self.store, self.embedder, namespace, request, self.cascade, services=services
         )
-        self.after_recall(namespace, request.context, found.result)
+        if record:
+            self.after_recall(namespace, request.context, found.result)
         return found
 
     def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:
@@ -177,6 +185,15 @@ class Runtime:
             self.background.submit(self.upkeep.flush)
         self.background.drain()
 
+    def stop_work(self) -> None:
+        """A stop was asked for (SIGINT, SIGTERM): encodes and statements not yet started fail
+        at once (the maintenance thread's excepted: it writes what recalls queued), those in
+        flight go on, and ``close`` waits at most ``STOP_WAIT_S`` for them before the engine
+        closes and rolls back what is left. Returns at once (a signal handler calls it)."""
+        self.stopping = True
+        self.embedder.stop()
+        self.store.drain(keep=self.background.thread)
+
     def close(self) -> None:
         try:
             if self.next_turn is not None:
@@ -187,7 +204,10 @@ class Runtime:
                 close()
             self.caches.close()  # its refreshes read the store: before the store closes
         finally:
-            self.store.close()
+            if self.stopping:
+                self.store.close(wait_s=STOP_WAIT_S)
+            else:
+                self.store.close()
 
 
 def settle_heap(young_threshold: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import stat
+import time
 from pathlib import Path
 
 from hippograph.api.audit import BACKUPS, AuditLog
@@ -56,3 +57,43 @@ def test_two_processes_appending_and_rotating_leave_whole_lines(tmp_path: Path) 
         for line in path.read_text().splitlines():
             entry = json.loads(line)  # never a torn or interleaved line
             assert entry["key_id"] in ("k0", "k1")
+
+
+def test_refusals_are_sampled_once_a_source_and_counted(tmp_path: Path) -> None:
+    log = AuditLog(tmp_path, max_bytes=LIMIT, max_samples=3)
+    log.record(key_id="k1", operation="remember", namespace="ns", outcome="ok")
+    for i in range(500):
+        source = f"10.0.0.{i % 5}"
+        log.refused(
+            source=source, operation="remember", namespace="x" * 5000, outcome="UNAUTHENTICATED"
+        )
+    for _ in range(7):
+        log.refused(source="10.0.0.9", operation="memories", namespace=None, outcome="RATE_LIMITED")
+    lines = tmp_path.joinpath("audit.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 3  # the genuine entry and one sample each for the first 3 sources
+    samples = [json.loads(line) for line in lines[1:]]
+    assert [s["source"] for s in samples] == ["10.0.0.0", "10.0.0.1", "10.0.0.2"]
+    assert all(len(s["namespace"]) < 200 and s["key_id"] == "-" for s in samples)
+
+    entries = log.read(limit=50)  # the read writes the window's summary first
+    summaries = {e.outcome: e for e in entries if e.operation == "refused"}
+    assert summaries["UNAUTHENTICATED"].counts == {"requests": 500, "sources": 5, "samples": 3}
+    assert summaries["RATE_LIMITED"].counts == {"requests": 7, "sources": 1, "samples": 0}
+    assert summaries["RATE_LIMITED"].source == "10.0.0.9"
+    assert entries[-1].key_id == "k1"  # the genuine entry, oldest, still there
+    assert len(entries) == 1 + 3 + 2
+
+
+def test_a_window_ends_with_its_summary_and_the_next_samples_again(tmp_path: Path) -> None:
+    log = AuditLog(tmp_path, refused_window_s=0.2, max_samples=5)
+    for _ in range(10):
+        log.refused(source="a", operation="op", namespace="ns", outcome="UNAUTHENTICATED")
+    deadline = time.monotonic() + 10
+    while "refused" not in tmp_path.joinpath("audit.jsonl").read_text():
+        assert time.monotonic() < deadline, "the window's timer did not write its summary"
+        time.sleep(0.05)
+    log.refused(source="a", operation="op", namespace="ns", outcome="UNAUTHENTICATED")
+    rows = [json.loads(x) for x in tmp_path.joinpath("audit.jsonl").read_text().splitlines()]
+    assert [(r["operation"], r.get("counts", {}).get("requests")) for r in rows] == [
+        ("op", None), ("refused", 10), ("op", None),
+    ]  # fmt: skip

@@ -24,9 +24,7 @@ def test_the_in_process_jobs_run_due_jobs_and_leave_the_store_open(runtime: Runt
     # Only the vocabulary job is scheduled: the others would scan the whole suite's store. It is
     # due within a second whenever it last ran: earlier tests of the suite may have run it.
     off = {f"job_{name}_interval_s": 0.0 for name in JOB_NAMES if name != "vocabulary"}
-    config = JobsConfig.from_settings(
-        runtime.settings.with_(**off, job_vocabulary_interval_s=1.0)
-    )
+    config = JobsConfig.from_settings(runtime.settings.with_(**off, job_vocabulary_interval_s=1.0))
     runs: list[JobRun] = []
     ran = threading.Event()
 

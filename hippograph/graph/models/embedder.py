@@ -21,11 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from hippograph.graph.errors import STOPPING, GraphUnavailable
 from hippograph.settings import EmbeddingBackend, EmbeddingSettings, Settings
 
 log = logging.getLogger(__name__)
 
 DEFAULT_CACHE_DIR = EmbeddingSettings.cache_dir
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 
 
 def default_model_path() -> str:
@@ -59,6 +61,7 @@ class Embedder:
         self.backend: EmbeddingBackend | None = None  # the runtime in use once loaded
         self._model: Any = None
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
         self.dimensions = 0
 
     @classmethod
@@ -73,6 +76,14 @@ class Embedder:
     @property
     def loaded(self) -> bool:
         return self._model is not None
+
+    @property
+    def model_name(self) -> str:
+        """The model's name (the configured directory's, or the bundled default's), not its
+        path: what health checks show."""
+        if self.model_path == default_model_path():
+            return DEFAULT_MODEL_NAME
+        return Path(self.model_path.rstrip("/")).name or "model"
 
     def load(self) -> Embedder:
         """Load the model (idempotent); returns self."""
@@ -113,12 +124,23 @@ class Embedder:
         self.backend = "onnx"
         return encoder
 
+    def stop(self) -> None:
+        """End the encodes running (ONNX Runtime) and refuse every later one
+        (``GraphUnavailable``): the process is stopping, and encodes queued behind one another
+        on the model's lock took the stop past 10 s."""
+        self._stopping.set()
+        stop = getattr(self._model, "stop", None)  # the ONNX encoder's; PyTorch has none
+        if stop is not None:
+            stop()
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` into an (n, dimensions) float32 array of unit vectors."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         self.load()
         with self._lock:
+            if self._stopping.is_set():
+                raise GraphUnavailable(STOPPING)
             if self.backend == "onnx":
                 return self._model.encode(texts, batch_size=self.batch_size)  # type: ignore[no-any-return]
             vectors = self._model.encode(

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from hippograph.graph.errors import STOPPING, GraphUnavailable
+
 log = logging.getLogger(__name__)
 
 # Bumped when the exported graph or the way it is read changes: old cache entries are ignored.
@@ -125,6 +127,9 @@ class OnnxEncoder:
         # bench: 4.7-5.2 ms of CPU a query on one thread, 5.2-5.8 on two, the same vectors).
         self._single = self._session if threads == 1 else None
         self._single_lock = threading.Lock()
+        self._runs: dict[int, Any] = {}  # the RunOptions of the passes running now (``stop``)
+        self._runs_lock = threading.Lock()
+        self._stopped = False
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(model.directory / "tokenizer.json"))
         self._tokenizer.enable_truncation(model.max_seq_length)
@@ -148,7 +153,7 @@ class OnnxEncoder:
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.array([e.type_ids for e in encodings], dtype=np.int64)
         session = self._single_session() if len(texts) == 1 else self._session
-        hidden = session.run(None, feed)[0]
+        hidden = self._run(session, feed)
         if self.model.pooling == "cls":
             pooled = hidden[:, 0]
         else:
@@ -156,6 +161,33 @@ class OnnxEncoder:
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return np.asarray(pooled / np.clip(norms, 1e-12, None), dtype=np.float32)
+
+    def stop(self) -> None:
+        """End the forward passes running now (ONNX Runtime's ``terminate``: a batch of long
+        texts took seconds on a busy machine, holding a stop up) and refuse later ones, with
+        ``GraphUnavailable``: the process is stopping."""
+        with self._runs_lock:
+            self._stopped = True
+            for options in self._runs.values():
+                options.terminate = True
+
+    def _run(self, session: Any, feed: dict[str, np.ndarray]) -> np.ndarray:
+        import onnxruntime as ort
+
+        options = ort.RunOptions()
+        with self._runs_lock:
+            if self._stopped:
+                raise GraphUnavailable(STOPPING)
+            self._runs[id(options)] = options
+        try:
+            return np.asarray(session.run(None, feed, options)[0])
+        except Exception as exc:
+            if self._stopped:
+                raise GraphUnavailable(STOPPING) from exc
+            raise
+        finally:
+            with self._runs_lock:
+                self._runs.pop(id(options), None)
 
     def _single_session(self) -> Any:
         """The one-thread session for one text, opened on first use (a second copy of the

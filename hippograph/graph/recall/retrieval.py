@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, replace
 
 from hippograph.graph import validate
+from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import MEMORY_TYPES, STATUSES, scopes
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import cues
@@ -106,6 +107,12 @@ def prepare(
     validate.namespace(namespace)
     context = validate.content(request.context, services.limits, "context")
     k = validate.top_k(request.k, services.limits)
+    if len(request.memory_types) > len(MEMORY_TYPES):
+        raise InvalidInput(
+            "memoryTypes",
+            f"{len(request.memory_types)} types; at most {len(MEMORY_TYPES)}, each once",
+            limit=len(MEMORY_TYPES),
+        )
     for i, t in enumerate(request.memory_types):
         validate.choice(t, MEMORY_TYPES, f"memoryTypes[{i}]")
     validate.choice(request.rejected, REJECTED, "rejected")

@@ -29,6 +29,7 @@ from neo4j import GraphDatabase, ManagedTransaction
 from neo4j import exceptions as neo4j_errors
 
 from hippograph.graph.errors import (
+    STOPPING,
     Conflict,
     GraphUnavailable,
     HippographError,
@@ -56,6 +57,9 @@ TX_RETRY_S = 30.0
 STREAM_FETCH = 2000  # rows a streamed read asks the server for at a time
 # How long closing the store waits for statements still running (background reads).
 CLOSE_WAIT_S = 10.0
+# Once a stop began (``Store.drain``), how long a transaction already running may go on before
+# its next statement ends it (rolled back): a batch of 100 memories holds one for seconds.
+DRAIN_S = 3.0
 
 
 class GraphError(HippographError):
@@ -160,12 +164,20 @@ class Tx:
     """A transaction handle that only runs named statements; ``statement`` is the one running
     (or last run), so a failed transaction can say where it failed."""
 
-    def __init__(self, tx: neo4j.Transaction | ManagedTransaction, dialect: Dialect) -> None:
+    def __init__(
+        self,
+        tx: neo4j.Transaction | ManagedTransaction,
+        dialect: Dialect,
+        before: Callable[[], None] | None = None,
+    ) -> None:
         self._tx = tx
         self._dialect = dialect
+        self._before = before  # raises to end the transaction (``Store.drain``)
         self.statement = "BEGIN"
 
     def run(self, name: str, **params: Any) -> list[Row]:
+        if self._before is not None:
+            self._before()
         self.statement = name
         return run_named(self._tx, self._dialect, name, params)
 
@@ -269,6 +281,9 @@ class Store:
         self._busy = threading.Condition()
         self._in_flight = 0
         self._closing = False
+        self._draining = False  # a stop began: only ``_keep`` starts new statements (``drain``)
+        self._keep: threading.Thread | None = None
+        self._drained_at = 0.0  # monotonic: when transactions in flight at the stop must end
 
     @classmethod
     def open(cls, settings: Settings, *, attach: bool = True) -> Store:
@@ -343,13 +358,15 @@ class Store:
         return store
 
     @contextmanager
-    def _mapped(self) -> Iterator[None]:
+    def _mapped(self, *, while_draining: bool = False) -> Iterator[None]:
         """``mapped_errors``, and for a store attached to another process's engine, a clear
         error as soon as that process is known to have stopped: without it, each statement of
         a long job retried its connection for the driver's 30 s, one after the other."""
         with self._busy:
             if self._closing:
                 raise GraphUnavailable(f"the graph store {self.location or ''} is closed".strip())
+            if self._draining and not while_draining and not self._kept():
+                raise GraphUnavailable(STOPPING)
             self._in_flight += 1
         try:
             if self.owner is not None:
@@ -368,18 +385,38 @@ class Store:
 
     def ping(self) -> None:
         """One round trip to the graph, as a read (a cluster may answer it from any member)."""
-        with self._mapped():
+        with self._mapped(while_draining=True):  # /healthz stays true while the stop drains
             self.driver.execute_query(
                 "RETURN 1 AS ok", database_=self.database, routing_=neo4j.RoutingControl.READ
             )
 
-    def close(self) -> None:
-        """Refuse new statements, wait up to CLOSE_WAIT_S for those in flight, then close the
-        driver and stop the embedded engine."""
+    def drain(self, keep: threading.Thread | None = None) -> None:
+        """The first step of a stop: statements and transactions already running go on, new
+        ones are refused (``GraphUnavailable``, before anything of theirs is written) but those
+        of ``keep`` (the thread that writes what recalls queued). Returns at once."""
+        with self._busy:
+            self._draining, self._keep = True, keep
+            self._drained_at = time.monotonic() + DRAIN_S
+
+    def _kept(self) -> bool:
+        return threading.current_thread() is self._keep
+
+    def _overtime(self) -> None:
+        """Before each statement of a transaction: past ``DRAIN_S`` into a stop, end it (it
+        rolls back) rather than hold the stop up."""
+        if self._draining and time.monotonic() > self._drained_at and not self._kept():
+            raise GraphUnavailable(
+                f"the service is stopping: a transaction still running {DRAIN_S:g} s after the "
+                "stop was asked for was rolled back; retry"
+            )
+
+    def close(self, wait_s: float = CLOSE_WAIT_S) -> None:
+        """Refuse new statements, wait up to ``wait_s`` for those in flight, then close the
+        driver (a transaction still open is rolled back) and stop the embedded engine."""
         atexit.unregister(self.close)
         with self._busy:
             self._closing = True
-            if not self._busy.wait_for(lambda: self._in_flight == 0, timeout=CLOSE_WAIT_S):
+            if not self._busy.wait_for(lambda: self._in_flight == 0, timeout=wait_s):
                 log.warning(
                     "closing the graph store with %d statements still running", self._in_flight
                 )
@@ -485,7 +522,7 @@ class Store:
                     self.driver.session(database=self.database, default_access_mode=mode) as s,
                     s.begin_transaction(timeout=self.timeout_s) as raw,
                 ):
-                    tx = Tx(raw, self.dialect)
+                    tx = Tx(raw, self.dialect, self._overtime)
                     result = work(tx)
                     tx.statement = "COMMIT"
                     raw.commit()

@@ -32,6 +32,7 @@ from hippograph.graph.store.store import Row, Store
 log = logging.getLogger(__name__)
 SCHEMA_NAME = "core_block"
 MAX_CORE = 50
+MAX_CHANGES = 200  # core changes one call lists
 
 
 def _default_weights() -> dict[str, float]:
@@ -204,7 +205,9 @@ def get(store: Store, namespace: str) -> CoreBlock:
 
 def changes(store: Store, namespace: str, first: int = 20) -> list[CoreChange]:
     validate.namespace(namespace)
-    rows = store.read("core/changes", namespace=namespace, limit=max(1, min(first, 200)))
+    if not 1 <= first <= MAX_CHANGES:
+        raise InvalidInput("first", f"{first} is outside 1..{MAX_CHANGES}", limit=MAX_CHANGES)
+    rows = store.read("core/changes", namespace=namespace, limit=first)
     return [
         CoreChange(
             version=int(r["version"]),
