@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from hippograph.graph import clock
-from hippograph.graph.errors import Conflict, HippographError
+from hippograph.graph.errors import Conflict, GraphUnavailable, HippographError
 from hippograph.graph.model import parse_iso, to_iso
 from hippograph.graph.store import lease
 from hippograph.graph.store.store import Store
@@ -237,6 +237,11 @@ class Execution:
             self.job(self.ctx)
         except JobInterrupted:
             status, error = "interrupted", "stopped on request; the next run resumes it"
+        except GraphUnavailable as exc:
+            # The service is stopping (its store refuses new statements) or the graph went
+            # away: the run is interrupted, not failed, and the next run resumes it.
+            status, error = "interrupted", f"GraphUnavailable: {exc.message}"
+            log.warning("%s: run %s interrupted: %s", self.name, self.run.id, exc.message)
         except (Exception, KeyboardInterrupt) as exc:
             status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
             error = f"{type(exc).__name__}: {exc}"
@@ -270,11 +275,21 @@ class Execution:
             )
             retention = timedelta(days=self.config.jobs.run_retention_days)
             jobruns.prune_runs(self.store, self.name, before=now - retention)
+        except GraphUnavailable as exc:
+            # The service is stopping (or the graph went away): the run stays RUNNING, its
+            # lease lapses, and the next start resumes it from its last batch. One line, not a
+            # traceback: this is how a stop in the middle of a job ends.
+            log.warning(
+                "%s: the end of run %s is not recorded: %s", self.name, self.run.id, exc.message
+            )
         except HippographError:
             log.exception("%s: could not record the end of run %s", self.name, self.run.id)
         finally:
             try:
                 jobruns.release_lock(self.store, self.name, self.holder, now=utcnow())
+            except GraphUnavailable as exc:
+                log.warning("%s: the lock is not released (its lease will expire): %s",
+                            self.name, exc.message)  # fmt: skip
             except HippographError:
                 log.exception("%s: could not release the lock; its lease will expire", self.name)
 
