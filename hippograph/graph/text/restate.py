@@ -2,18 +2,17 @@
 
 A forgotten fact comes back in other clothes: "My birthday is on 14 March" is forgotten, then
 "The user: My birthday is on 14 March, by the way." is extracted from a later turn. Its
-embedding is far from the forgotten one's (about 0.77 with all-MiniLM-L6-v2) because the
-subject is written differently ("my", "the user's", a speaker label) and the filler differs.
-So both sides are compared in a neutral form (``neutral``: the person referred to one way, the
-filler and the speaker label gone), where the same statement scores about 1.0 and a changed
-value of the same attribute stays below the threshold ("lives in Lisbon" / "in Porto" 0.88
-raw, "birthday 14 March" / "2 June" 0.79 neutral).
+embedding is far from the forgotten one's because the subject is written differently ("my",
+"the user's", a speaker label) and the filler differs. So both sides are compared in a neutral
+form (``neutral``: the person referred to one way, the filler and the speaker label gone),
+where the same statement scores near 1 and a changed value of the same attribute stays below
+the threshold (the pairs measured: docs/research/semantics.md).
 
 Numbers decide what the embedding cannot: a phone number forgotten and a new one differ by
-digits only (0.98 neutral), so when the forgotten statement held numbers, the new one restates
-it only if it holds all of them; and then a looser paraphrase ("I was born on March 14", 0.84)
-counts too. A statement about someone else ("my sister's birthday is on 14 March") is not a
-restatement: a relation named by the new statement and not by the forgotten one makes it
+digits only and embed almost alike, so when the forgotten statement held numbers, the new one
+restates it only if it holds all of them; and then a looser paraphrase ("I was born on March
+14") counts too. A statement about someone else ("my sister's birthday is on 14 March") is not
+a restatement: a relation named by the new statement and not by the forgotten one makes it
 another subject.
 
 The tombstone keeps the neutral form's embedding and salted hashes of the numbers and of the
