@@ -41,7 +41,8 @@ query Conversation(
     + EPISODE_FIELDS
 )
 
-_ERASURE = """turns memories kept decisions rememberItems edits gaps tags words compacted dryRun
+_ERASURE = """turns memories kept decisions rememberItems edits gaps tags entities words
+    compacted dryRun
     turnIds memoryIds"""
 
 ERASE_TURN: Final = f"""
