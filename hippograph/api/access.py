@@ -47,6 +47,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "pending": "read", "core": "read", "coreChanges": "read", "profile": "read",
     "neighbourhood": "read", "clusters": "read", "provenance": "read",  # the explorer's
     "sessions": "read", "conversation": "read",
+    "entity": "read", "entities": "read",
     "jobRuns": None,
     # write
     "remember": "write", "rememberBatch": "write", "forget": "write", "link": "write",
@@ -54,6 +55,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "feedback": "write", "observe": "write", "used": "write",
     "eraseTurn": "write", "clearSession": "write", "erase": "write",  # as forget(hard)
     "consolidate": "write",  # without a namespace: every namespace, admin over *
+    "relate": "write", "mergeEntities": "write", "splitEntity": "write",
     # admin
     "rebuild": "admin", "runJob": "admin", "audit": "admin",
     "keys": "admin", "createKey": "admin", "rotateKey": "admin", "revokeKey": "admin",

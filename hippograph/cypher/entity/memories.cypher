@@ -3,8 +3,9 @@
 MATCH (e:Entity {uid: $uid})
 WITH e
 WHERE e.namespace = $namespace
-MATCH (x:Entity)
-WHERE x = e OR (x)-[:SAME_AS]->(e)
+OPTIONAL MATCH (e)<-[:SAME_AS]-(y:Entity)
+WITH [e] + collect(y) AS held
+UNWIND held AS x
 MATCH (x)<-[r:MENTIONS]-(m:Memory)
 WHERE m.status IN $statuses
 RETURN m.id AS id, r.role AS role, m.created_at AS at, m.status AS status,

@@ -3,8 +3,9 @@
 MATCH (e:Entity {uid: $uid})
 WITH e
 WHERE e.namespace = $namespace
-MATCH (x:Entity)
-WHERE x = e OR (x)-[:SAME_AS]->(e)
+OPTIONAL MATCH (e)<-[:SAME_AS]-(y:Entity)
+WITH [e] + collect(y) AS held
+UNWIND held AS x
 MATCH (x)-[r:RELATED]-(o:Entity)
 WHERE (size($types) = 0 OR r.type IN $types) AND (NOT $current OR r.until IS NULL)
 RETURN r.type AS type, startNode(r) = x AS outgoing, o.uid AS uid, o.name AS name,

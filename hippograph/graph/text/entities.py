@@ -198,7 +198,12 @@ def find(text: str, speaker: str | None = None) -> Found:
         role = "subject" if subject and canonical(name.text) == subject else "other"
         kind, cued = _kind(body, name)
         add(Mention(name.text, kind, role, weak=name.opening, cued=cued))
-    _attributes(body, speaker, subject, mentions, add, relations)
+    lead = _INTRODUCED.match(body)
+    if lead is not None:  # "My sister Ana lives in Porto": Ana's home
+        named = _trimmed(lead["name"])
+        _attributes(named + body[lead.end() :], None, canonical(named), mentions, add, relations)
+    else:
+        _attributes(body, speaker, subject, mentions, add, relations)
     return Found(tuple(mentions.values()), tuple(relations))
 
 

@@ -50,6 +50,14 @@ def test_attributes_become_relationships_and_their_end_is_kept() -> None:
     )
 
 
+def test_what_an_introduced_person_does_is_theirs_not_the_speakers() -> None:
+    found = find("Caroline: my friend Mel works at Google", "Caroline")
+    assert found.relations == (
+        Relation("Mel", "FRIEND_OF", "Caroline"),
+        Relation("Mel", "WORKS_AT", "Google"),
+    )
+
+
 def test_kinds_follow_the_words_around_a_name() -> None:
     named = _named("We went to the Pride Parade, then met Dr Jones at Central Park; Neo4j rocks")
     assert named["Pride Parade"][0] == "event"
