@@ -30,8 +30,10 @@ def test_everything_about_a_person_through_the_client(client: Client) -> None:
     assert isinstance(view, EntityView) and view.entity.kind == "person"
     assert [(r.other_name, r.until is None) for r in view.relationships] == [("Acme", False)]
     assert {e.memory.content for e in view.timeline} == {
-        "Tom works at Acme as a welder.", "Tom moved to Lyon in March.", "Tom no longer works at Acme.",
-    }  # fmt: skip
+        "Tom works at Acme as a welder.",
+        "Tom moved to Lyon in March.",
+        "Tom no longer works at Acme.",
+    }
     assert {e.name for e in client.entities(kind="location")} == {"Lyon"}
     knows = client.relate("Tom", "knows", "Priya", kind="person")
     assert [(r.type, r.other_name, r.source) for r in knows] == [("KNOWS", "Priya", "caller")]

@@ -17,6 +17,8 @@ FRAMED = DEFAULT_CASCADE.changed(unframe=False)
 NO_ANCHORS = DEFAULT_CASCADE.changed(anchors=0)
 # Standing instructions neither seed nor are kept.
 NO_STANDING = DEFAULT_CASCADE.changed(standing_rules=0)
+# Entities neither seed (the ones the context names) nor are followed (shared ones).
+NO_ENTITIES = DEFAULT_CASCADE.changed(entity_seeds=0, mentions_weight=0.0)
 # The seeds and their ranking without graph expansion.
 NO_EXPAND = DEFAULT_CASCADE.changed(depth=0)
 # Without graph expansion or query cues: what plain hybrid search gives.
@@ -33,5 +35,6 @@ ABLATIONS: dict[str, CascadeConfig] = {
     "no-anchors": NO_ANCHORS,
     "no-standing": NO_STANDING,
     "no-expand": NO_EXPAND,
+    "no-entities": NO_ENTITIES,
     "seeds-only": SEEDS_ONLY,
 }

@@ -77,7 +77,13 @@ _SKIP = _words(
     """i i'm i've i'll i'd ok okay tv lol omg btw fyi asap am pm diy wow hey hi hello thanks
     yes no yeah oh god mr mrs ms dr monday tuesday wednesday thursday friday saturday sunday
     january february march april may june july august september october november december
-    english"""
+    english mon tue tues wed thu thur thurs fri sat sun"""
+)
+# Words that open a run of capitals without being part of the name: "Congrats Caroline",
+# "Happy Easter", "Last Fri".
+_LEADERS = _words(
+    """congrats congratulations woohoo wow hey hi hello thanks yay omg aww oh ah dear happy
+    good great nice awesome cool bye welcome sorry yes yeah ok okay last next this"""
 )
 _ORGANISATION = _words(
     """inc ltd llc corp corporation company co university college school academy institute
@@ -192,8 +198,8 @@ def find(text: str, speaker: str | None = None) -> Found:
         return Found(tuple(mentions.values()), ())
     _introductions(body, me, add, relations)
     subject = _subject(body, speaker)
-    for name in names.found(body):
-        if name.text.casefold() in _SKIP or canonical(name.text) in mentions:
+    for name in map(_led, names.found(body)):
+        if not name.text or name.text.casefold() in _SKIP or canonical(name.text) in mentions:
             continue
         role = "subject" if subject and canonical(name.text) == subject else "other"
         kind, cued = _kind(body, name)
@@ -205,6 +211,14 @@ def find(text: str, speaker: str | None = None) -> Found:
     else:
         _attributes(body, speaker, subject, mentions, add, relations)
     return Found(tuple(mentions.values()), tuple(relations))
+
+
+def _led(name: names.Name) -> names.Name:
+    """``name`` without the greeting or time word that opens it ("Congrats Caroline")."""
+    first, _, rest = name.text.partition(" ")
+    if first.casefold() not in _LEADERS:
+        return name
+    return names.Name(rest, name.start + len(first) + 1, False, name.technical)
 
 
 def _owner(raw: str, me: str) -> str:

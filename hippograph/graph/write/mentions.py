@@ -44,10 +44,11 @@ def plan(store: Store, namespace: str, written: Sequence[Written]) -> MentionPla
     found = [text.find(w.item.content, speaker_of(w.item)) for w in written]
     wanted = {m.aliases[0] if m.alias_only else m.canonical for f in found for m in f.mentions}
     known = entities.resolve(store, namespace, wanted)
-    named: set[str] = set()  # canonical names this batch creates
+    # Names the batch says outright: a weak mention anywhere in it may mean them.
+    named = {m.canonical for f in found for m in f.mentions if not m.weak and not m.alias_only}
     for w, f in zip(written, found, strict=True):
         uids: dict[str, str] = {}
-        for m in sorted(f.mentions, key=lambda m: m.weak):  # strong ones first: they create
+        for m in f.mentions:
             uid = _uid(namespace, m, known, named)
             if uid is None or uid in uids.values():
                 continue
@@ -80,7 +81,6 @@ def _uid(
         return known[canonical]
     if mention.weak and canonical not in named:
         return None
-    named.add(canonical)
     return entities.uid_for(namespace, canonical)
 
 
