@@ -40,11 +40,17 @@ def test_a_memory_mentions_the_people_it_names_and_the_kinship_becomes_a_relatio
         "Biscuit is our dog and he loves long walks.",
         "Biscuit needs a bath tomorrow.",
     ]
-    # The alias alone names her: "my sister" in a later memory mentions Ana.
+    # The alias finds her; said alone, "my sister" may be another sister: no mention.
     remember(runtime, namespace, "My sister is coming over on Friday.")
     again = about.about(runtime.store, namespace, "the user's sister")
     assert again.entity.uid == ana.entity.uid
-    assert len(again.timeline) == 2
+    assert len(again.timeline) == 1
+    # One has one mother: "my mom" alone names the mother introduced before.
+    remember(runtime, namespace, "My mom Rosa turns seventy in June.")
+    remember(runtime, namespace, "My mom called about the party.")
+    rosa = about.about(runtime.store, namespace, "Rosa")
+    assert [r.type for r in rosa.relationships] == ["MOTHER_OF"]
+    assert len(rosa.timeline) == 2
 
 
 def test_speakers_are_subjects_and_a_new_home_ends_the_old_one(

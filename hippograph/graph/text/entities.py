@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from hippograph.graph.text import names, statements
+from hippograph.graph.text import names, places, statements
 from hippograph.graph.text.standing import IDENTITY_PREFIX, USER
 
 KINDS: tuple[str, ...] = (
@@ -48,6 +48,12 @@ _KIN = {
     "grandma": "grandmother", "grandpa": "grandfather", "bf": "boyfriend", "gf": "girlfriend",
     "hubby": "husband", "kid": "child", "kids": "child", "children": "child",
 }  # fmt: skip
+# A relation word alone names someone only where people have one of them ("my mom"); "my
+# friend" or "my sister" may be any of several, and a wrong merge is worse than a missed one.
+_ONE_OF = _words(
+    """mother father wife husband partner spouse fiance fiancee fiancé fiancée girlfriend
+    boyfriend boss manager landlord supervisor therapist dentist doctor dog cat"""
+)
 _PETS = frozenset({"dog", "cat", "puppy", "kitten", "pet", "horse", "rabbit", "bunny", "parrot"})
 _RELATION = (
     r"(?P<rel>sister|brother|mother|mom|mum|father|dad|wife|husband|partner|spouse|fianc[ée]e?"
@@ -77,7 +83,8 @@ _SKIP = _words(
     """i i'm i've i'll i'd ok okay tv lol omg btw fyi asap am pm diy wow hey hi hello thanks
     yes no yeah oh god mr mrs ms dr monday tuesday wednesday thursday friday saturday sunday
     january february march april may june july august september october november december
-    english mon tue tues wed thu thur thurs fri sat sun"""
+    mon tue tues wed thu thur thurs fri sat sun thankfully hopefully honestly luckily finally
+    actually basically definitely totally seriously anyway anyways"""
 )
 # Words that open a run of capitals without being part of the name: "Congrats Caroline",
 # "Happy Easter", "Last Fri".
@@ -163,10 +170,16 @@ def canonical(name: str) -> str:
     return text
 
 
+def _kin(word: str) -> str:
+    """The relation word in its one form ("mum" -> mother, "dogs" -> dog)."""
+    word = word.lower()
+    word = word if word in ("boss",) else word.rstrip("s")
+    return _KIN.get(word, word)
+
+
 def relation_type(word: str) -> str:
     """``SISTER_OF`` for "sister", ``MOTHER_OF`` for "mum", ``PET_OF`` for "dog"."""
-    word = word.lower().rstrip("s") if word.lower() not in ("boss",) else "boss"
-    word = _KIN.get(word, word)
+    word = _kin(word)
     return "PET_OF" if word in _PETS else f"{word.upper().replace('-', '_')}_OF"
 
 
@@ -199,7 +212,10 @@ def find(text: str, speaker: str | None = None) -> Found:
     _introductions(body, me, add, relations)
     subject = _subject(body, speaker)
     for name in map(_led, names.found(body)):
-        if not name.text or name.text.casefold() in _SKIP or canonical(name.text) in mentions:
+        lower = name.text.casefold()
+        if not name.text or lower in _SKIP or lower in places.DEMONYMS:
+            continue
+        if canonical(name.text) in mentions:
             continue
         role = "subject" if subject and canonical(name.text) == subject else "other"
         kind, cued = _kind(body, name)
@@ -239,17 +255,17 @@ def _introductions(body: str, me: str, add: Adder, relations: list[Relation]) ->
             owner = _owner(found["owner"], me)
             word = found["rel"].lower()
             kind = "animal" if relation_type(word) == "PET_OF" else "person"
-            alias = f"{canonical(owner)}'s {_KIN.get(word.rstrip('s'), word.rstrip('s'))}"
+            alias = f"{canonical(owner)}'s {_kin(word)}"
             add(Mention(owner, "person", "subject" if owner == me else "other"))
             add(Mention(name, kind, "object", aliases=(alias,)))
             relations.append(Relation(name, relation_type(word), owner))
             named_spans.append(found.span())
     for found in _RELATION_ONLY.finditer(body):
-        if any(a <= found.start() < b for a, b in named_spans):
+        word = found["rel"].lower()
+        if any(a <= found.start() < b for a, b in named_spans) or _kin(word) not in _ONE_OF:
             continue
         owner = _owner(found["owner"], me)
-        word = found["rel"].lower()
-        alias = f"{canonical(owner)}'s {_KIN.get(word.rstrip('s'), word.rstrip('s'))}"
+        alias = f"{canonical(owner)}'s {_kin(word)}"
         add(Mention(alias, "person", "other", aliases=(alias,), alias_only=True))
 
 
@@ -284,6 +300,8 @@ def _kind(body: str, name: names.Name) -> tuple[str, bool]:
     words = name.text.split()
     last = words[-1].casefold()
     before = body[max(0, name.start - 40) : name.start]
+    if canonical(name.text) in places.PLACES:
+        return "location", True
     if name.technical:
         return ("organisation" if name.text.isupper() else "tool"), True
     if last in _ORGANISATION:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hippograph.graph.model import NewMemory
 from hippograph.graph.recall import retrieval
-from hippograph.graph.recall.recipes import DEFAULT_CASCADE, NO_ENTITIES
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE, ENTITIES, NO_ENTITIES
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.write import writepath
 
@@ -42,11 +42,12 @@ def test_a_named_entity_seeds_what_mentions_it(runtime: Runtime, namespace: str)
         [NewMemory(content=t) for t in items], policy=runtime.policy,
     )  # fmt: skip
     question = "Who looks after our dog while we travel?"
-    on = _kinds(runtime, namespace, question, DEFAULT_CASCADE)
+    on = _kinds(runtime, namespace, question, ENTITIES)
     off = _kinds(runtime, namespace, question, NO_ENTITIES)
     stay = "Biscuit will stay with my sister Ana during the trip."
     # "our dog" is the alias Biscuit was introduced with: what mentions Biscuit is a seed.
     assert "entity" in on[stay]
     assert all("entity" not in kinds for kinds in off.values())
-    ana = _kinds(runtime, namespace, "What do I know about Ana?", DEFAULT_CASCADE)
+    assert NO_ENTITIES == DEFAULT_CASCADE  # off by default (docs/research/entities.md)
+    ana = _kinds(runtime, namespace, "What do I know about Ana?", ENTITIES)
     assert "entity" in ana[stay]
