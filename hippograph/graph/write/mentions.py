@@ -84,6 +84,22 @@ def _uid(
     return entities.uid_for(namespace, canonical)
 
 
+def _by_entity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The MENTIONS rows grouped by entity: one MERGE and one count update each."""
+    grouped: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        ent = grouped.setdefault(r["uid"], {
+            "uid": r["uid"], "name": r["name"], "canonical": r["canonical"], "kind": r["kind"],
+            "cued": False, "aliases": [], "first": r["at"], "last": r["at"], "mentions": [],
+        })  # fmt: skip
+        if r["cued"] and not ent["cued"]:
+            ent["kind"], ent["cued"] = r["kind"], True
+        ent["aliases"] += [a for a in r["aliases"] if a not in ent["aliases"]]
+        ent["first"], ent["last"] = min(ent["first"], r["at"]), max(ent["last"], r["at"])
+        ent["mentions"].append({"memory_id": r["memory_id"], "role": r["role"]})
+    return list(grouped.values())
+
+
 def write(tx: Tx, namespace: str, plan: MentionPlan, now: str) -> None:
     """Apply ``plan`` inside the batch's transaction (after its memories are written)."""
     stale: list[str] = []
@@ -91,7 +107,7 @@ def write(tx: Tx, namespace: str, plan: MentionPlan, now: str) -> None:
         found = tx.run("entity/forget_mentions", namespace=namespace, ids=plan.refresh)
         stale = [str(u) for u in found[0]["uids"]] if found else []
     if plan.rows:
-        tx.run("entity/mention", namespace=namespace, now=now, rows=plan.rows)
+        tx.run("entity/mention", namespace=namespace, now=now, entities=_by_entity(plan.rows))
     if plan.relations:
         tx.run("entity/relate", namespace=namespace, now=now, rows=plan.relations)
     if stale:
