@@ -100,6 +100,21 @@ def _by_entity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(grouped.values())
 
 
+def _waves(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """``rows`` in statements of which none holds two of one subject and type: a statement
+    does not see what it created itself, and a later "moved to Bergen" must end the "lives in
+    Oslo" said before it in the same batch."""
+    waves: list[list[dict[str, Any]]] = []
+    seen: dict[tuple[str, str], int] = {}
+    for row in rows:
+        key = (row["from_uid"], row["type"])
+        n = seen[key] = seen.get(key, -1) + 1
+        if n == len(waves):
+            waves.append([])
+        waves[n].append(row)
+    return waves
+
+
 def write(tx: Tx, namespace: str, plan: MentionPlan, now: str) -> None:
     """Apply ``plan`` inside the batch's transaction (after its memories are written)."""
     stale: list[str] = []
@@ -108,7 +123,7 @@ def write(tx: Tx, namespace: str, plan: MentionPlan, now: str) -> None:
         stale = [str(u) for u in found[0]["uids"]] if found else []
     if plan.rows:
         tx.run("entity/mention", namespace=namespace, now=now, entities=_by_entity(plan.rows))
-    if plan.relations:
-        tx.run("entity/relate", namespace=namespace, now=now, rows=plan.relations)
+    for wave in _waves(plan.relations):
+        tx.run("entity/relate", namespace=namespace, now=now, rows=wave)
     if stale:
         entities.prune(tx, namespace, stale)
