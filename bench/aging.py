@@ -37,6 +37,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import graph  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
 from bench.locomo import session_memories  # noqa: E402
 from hippograph.graph import clock, transfer  # noqa: E402
@@ -49,7 +50,6 @@ from hippograph.jobs import consolidate as consolidate_job  # noqa: E402
 from hippograph.jobs import registry  # noqa: E402
 from hippograph.jobs.config import JobsConfig  # noqa: E402
 from hippograph.jobs.runner import RunOptions  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 FADED = 0.01
 COLUMNS = ("active", "faded", "faded_by_event", "weak_faded", "proposed", "other_ops")
@@ -133,10 +133,11 @@ def main() -> int:
     parser.add_argument("--days", type=float, default=90.0)
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--learned-now", action="store_true")
+    graph.add_arguments(parser)
     args = parser.parse_args()
     conversations = data.load(args.data)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-aging-"))
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=data_dir), attach=False)
     jobs = JobsConfig.from_settings(rt.settings)
     total: Counter[str] = Counter()
     print(f"{'':<10} " + " ".join(f"{k:>14}" for k in COLUMNS) + f" {'proposed%':>9}")

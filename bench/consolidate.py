@@ -33,13 +33,14 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import graph  # noqa: E402
 from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph import memories  # noqa: E402
 from hippograph.graph.model import NewMemory, content_hash, now_iso  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.upkeep import close_pairs, consolidation, consolidation_plan  # noqa: E402
 from hippograph.graph.write import decide  # noqa: E402
-from hippograph.settings import GraphSettings, Settings  # noqa: E402
+from hippograph.settings import GraphSettings  # noqa: E402
 
 NS = "bench"
 THINGS = ["tea", "jazz", "chess", "sailing", "pottery", "sushi", "hiking", "opera", "rugby",
@@ -121,12 +122,13 @@ def main() -> None:
         help="first measure, for N random memories, how many of their close "
         "pairs the probed search finds (exact search as the reference)",
     )
+    graph.add_arguments(parser)
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="hg-bench-consolidate-"))
     try:
         data_dir = _prepare(args, scratch)
         timings = statement_timings() if args.profile else None
-        settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
+        settings = graph.settings(args, data_dir=data_dir, engine_heap=args.heap)
         rt = Runtime.open(settings, attach=False)
         try:
             count = rt.store.read("memory/count", namespace=NS, statuses=["active"])[0]["count"]
@@ -150,7 +152,7 @@ def _prepare(args: argparse.Namespace, scratch: Path) -> Path:
     kept = args.data_dir / f"loaded-{args.memories}" if args.data_dir else scratch / "loaded"
     if not kept.exists():
         started = time.perf_counter()
-        rt = Runtime.open(Settings.from_env({}, data_dir=kept), attach=False)
+        rt = Runtime.open(graph.settings(args, data_dir=kept), attach=False)
         try:
             load(rt, corpus(args.memories, random.Random(7)))
         finally:

@@ -23,12 +23,12 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from dataclasses import replace  # noqa: E402
 
+from bench import graph  # noqa: E402
 from hippograph.api.cli_ingest import CHUNK, locomo_turns  # noqa: E402
 from hippograph.graph.model import ToolCall, ToolResult  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.write import episodes  # noqa: E402
 from hippograph.graph.write.tools import ExtractionConfig  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 DATA = Path(os.environ.get("LOCOMO_PATH", "/work/shared/data/locomo/locomo-dev.json"))
 
@@ -38,13 +38,14 @@ def main() -> None:
     parser.add_argument("--conversation", default="0")
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--transcript", action="store_true", help="messages with tool calls")
+    graph.add_arguments(parser)
     args = parser.parse_args()
     turns = locomo_turns(json.loads(DATA.read_text(encoding="utf-8")), args.conversation)
     chunk = CHUNK
     if args.transcript:
         turns, chunk = with_tools(turns), 100
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hg-bench-ingest-"))
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=data_dir), attach=False)
     try:
         config = ExtractionConfig()  # offline extractor and decider
         actions: dict[str, int] = {}

@@ -28,6 +28,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import graph  # noqa: E402
 from bench.profiling import print_timings, statement_timings  # noqa: E402
 from hippograph.graph.model import MEMORY_TYPES, to_iso  # noqa: E402
 from hippograph.graph.store.store import Store  # noqa: E402
@@ -138,6 +139,7 @@ def main() -> int:
         action="store_true",
         help="also print, per job, the time spent in each named statement and transaction",
     )
+    graph.add_arguments(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     with contextlib.ExitStack() as stack:
@@ -146,7 +148,7 @@ def main() -> int:
         else:
             data_dir = args.data_dir
         marker = data_dir / f"bench-jobs-{args.memories}-{args.edges}-{args.seed}.built"
-        settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
+        settings = graph.settings(args, data_dir=data_dir, engine_heap=args.heap)
         store = Store.open(settings, attach=False)
         try:
             store.install_schema(dimensions=DIM)

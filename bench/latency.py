@@ -57,6 +57,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import graph  # noqa: E402
 from bench.server import serve as serve_process  # noqa: E402
 from hippograph.api.app import create_app  # noqa: E402
 from hippograph.graph import vocabulary  # noqa: E402
@@ -66,7 +67,7 @@ from hippograph.graph.recall.seeds import query_words  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.text import fulltext  # noqa: E402
 from hippograph.graph.text.stopwords import FUNCTION_WORDS  # noqa: E402
-from hippograph.settings import GraphSettings, Settings  # noqa: E402
+from hippograph.settings import GraphSettings  # noqa: E402
 
 NAMESPACE = "bench"
 # fmt: off
@@ -408,12 +409,13 @@ def main() -> int:
         "--words", type=int, default=0,
         help="words of a Zipf vocabulary in each memory (2 in each query); see above",
     )  # fmt: skip
+    graph.add_arguments(parser)
     args = parser.parse_args()
     rng = random.Random(11)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-latency-"))
     words = f"-words{args.words}" if args.words else ""
     state = data_dir / f"bench-state-{args.memories}{words}.npz"
-    settings = Settings.from_env({}, data_dir=data_dir, engine_heap=args.heap)
+    settings = graph.settings(args, data_dir=data_dir, engine_heap=args.heap)
     rt: Runtime | None = Runtime.open(settings, attach=False)
     served = None
     try:

@@ -45,7 +45,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import aging, locomo  # noqa: E402
+from bench import (  # noqa: E402
+    aging,
+    graph,  # noqa: E402
+    locomo,
+)
 from bench import locomo_data as data  # noqa: E402
 from hippograph.graph import clock, transfer  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
@@ -53,7 +57,6 @@ from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.jobs import registry, scheduler  # noqa: E402
 from hippograph.jobs.config import JobsConfig  # noqa: E402
 from hippograph.jobs.runner import RunOptions  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 JOBS = ("decay", "edges", "pagerank", "cluster", "consolidate", "vocabulary")
 PASSES = 3
@@ -151,11 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--days", type=float, default=90.0, help="aged past the last session")
     parser.add_argument("--skip-job", choices=JOBS, action="append", default=[])
     parser.add_argument("--data-dir", type=Path, help="embedded store (default: a temp dir)")
+    graph.add_arguments(parser)
     args = parser.parse_args(argv)
     conversations = data.load(args.data)[: args.limit_conversations]
     names = data.category_names(conversations)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-lifecycle-"))
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=data_dir), attach=False)
     jobs = JobsConfig.from_settings(rt.settings)
     if args.skip_job:
         skipped = {f"job_{name}_interval_s": 0.0 for name in args.skip_job}

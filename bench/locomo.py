@@ -44,7 +44,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import baselines  # noqa: E402
+from bench import (
+    baselines,  # noqa: E402
+    graph,  # noqa: E402
+)
 from bench import locomo_data as data  # noqa: E402
 from hippograph.graph import (
     transfer,  # noqa: E402
@@ -55,7 +58,6 @@ from hippograph.graph.recall import bundle, retrieval  # noqa: E402
 from hippograph.graph.recall.recipes import ABLATIONS  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
 from hippograph.graph.write import chunks, formation, writepath  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 K = 10
 
@@ -190,13 +192,14 @@ def main() -> int:
     parser.add_argument(
         "--no-ablations", action="store_true", help="skip the ablations (a quicker run)"
     )
+    graph.add_arguments(parser)
     args = parser.parse_args()
     conversations = data.load(args.data)[: args.limit]
     if args.no_ablations:
         ABLATIONS.clear()
     categories = data.category_names(conversations)
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-locomo-"))
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=data_dir), attach=False)
     names = ("cascade", *ABLATIONS, "vector", "bm25", "rrf")
     tables = {name: data.RecallTable(names=categories) for name in names}
     budgets: dict[int, list[int]] = {b: [] for b in args.budget}

@@ -24,12 +24,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import graph  # noqa: E402
 from bench.latency import NAMESPACE, load_state, pct, warmup_texts  # noqa: E402
 from bench.profiling import statement_timings  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE, NO_VOCABULARY  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 CASCADES = {"default": DEFAULT_CASCADE, "no-vocabulary": NO_VOCABULARY}
 
@@ -44,6 +44,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=300, help="untimed recalls first (JIT)")
     parser.add_argument("--words", type=int, default=0, help="the store's --words K")
     parser.add_argument("--cascade", choices=sorted(CASCADES), default="default")
+    graph.add_arguments(parser)
     args = parser.parse_args()
     words = f"-words{args.words}" if args.words else ""
     state = args.data_dir / f"bench-state-{args.memories}{words}.npz"
@@ -52,7 +53,7 @@ def main() -> int:
     queries = load_state(state)[3][: args.queries]
     timings = statement_timings()
     cascade = CASCADES[args.cascade]
-    rt = Runtime.open(Settings.from_env({}, data_dir=args.data_dir), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=args.data_dir), attach=False)
     try:
         warmups = warmup_texts(queries)
         for n in range(args.warmup):

@@ -62,11 +62,12 @@ REMEMBER_FIELDS = {
 DEFAULT_AT = "2025-01-06T09:00:00Z"
 MEMORY_FIELDS = "id content memoryType status steps warnings prerequisites"
 
-RECALL = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String) {{
-  recall(namespace: $ns, context: $q, k: $k, asOf: $asOf) {{
+RECALL = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String, $validAt: String) {{
+  recall(namespace: $ns, context: $q, k: $k, asOf: $asOf, validAt: $validAt) {{
     gap items {{ score flagged memory {{ {MEMORY_FIELDS} }} }} }} }}"""
-SEARCH = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String) {{
-  search(namespace: $ns, query: $q, k: $k, asOf: $asOf) {{ score memory {{ {MEMORY_FIELDS} }} }} }}"""
+SEARCH = f"""query($ns: String!, $q: String!, $k: Int!, $asOf: String, $validAt: String) {{
+  search(namespace: $ns, query: $q, k: $k, asOf: $asOf, validAt: $validAt) {{
+    score memory {{ {MEMORY_FIELDS} }} }} }}"""
 CONTEXT = """query($ns: String!, $q: String!, $budget: Int!) {
   context(namespace: $ns, context: $q, budget: $budget) { text gap tokens } }"""
 CORE = f"""query($ns: String!) {{ core(namespace: $ns) {{ memories {{ {MEMORY_FIELDS} }} }} }}"""
@@ -79,6 +80,17 @@ REMEMBER = """mutation($ns: String!, $m: MemoryInput!) {
   remember(namespace: $ns, memory: $m) { memory { id } } }"""
 SUPERSEDE = """mutation($ns: String!, $old: ID!, $new: ID!, $reason: String!) {
   supersede(namespace: $ns, oldId: $old, newId: $new, reason: $reason) { id } }"""
+START_RUN = """mutation($ns: String!, $task: String!, $session: String, $agent: String) {
+  startRun(namespace: $ns, task: $task, sessionId: $session, agent: $agent) { id } }"""
+ADD_STEP = """mutation($ns: String!, $run: ID!, $thought: String, $action: String, $observation: String) {
+  addStep(namespace: $ns, runId: $run, thought: $thought, action: $action,
+          observation: $observation) { n } }"""
+ADD_TOOL_CALL = """mutation($ns: String!, $run: ID!, $tool: String!, $arguments: JSON, $result: JSON,
+  $status: ToolCallStatus!, $durationMs: Float, $error: String) {
+  addToolCall(namespace: $ns, runId: $run, tool: $tool, arguments: $arguments, result: $result,
+              status: $status, durationMs: $durationMs, error: $error) { id } }"""
+FINISH_RUN = """mutation($ns: String!, $run: ID!, $success: Boolean!, $outcome: String) {
+  finishRun(namespace: $ns, runId: $run, success: $success, outcome: $outcome) { distiller } }"""
 FORGET = """mutation($ns: String!, $id: ID!, $hard: Boolean!) {
   forget(namespace: $ns, id: $id, hard: $hard) }"""
 RUN_JOB = """mutation($name: JobName!, $ns: String) {
@@ -170,7 +182,9 @@ def _order_expect(where: str, raw: object) -> Expect:
 
 
 def _check(where: str, raw: object) -> Check:
-    allowed = ("call", "ask", "k", "budget", "asOf", "types", "present", "absent", "order")
+    allowed = (
+        "call", "ask", "k", "budget", "asOf", "validAt", "types", "present", "absent", "order"
+    )  # fmt: skip
     item = _keys(where, raw, allowed, ("call",))
     call = item["call"]
     if call not in CALLS:
@@ -184,9 +198,11 @@ def _check(where: str, raw: object) -> Check:
         if not isinstance(pair, list) or len(pair) != 2:
             raise ScenarioError(f"{where}.order[{i}]: a pair [[words], [words]]")
         order.append((_order_expect(f"{where}.order[{i}]", pair[0]), _order_expect(where, pair[1])))
-    args: dict[str, Any] = {k: item[k] for k in ("k", "budget", "asOf", "types") if k in item}
-    if isinstance(args.get("asOf"), datetime):  # YAML reads an unquoted timestamp as one
-        args["asOf"] = args["asOf"].isoformat()
+    keys = ("k", "budget", "asOf", "validAt", "types")
+    args: dict[str, Any] = {k: item[k] for k in keys if k in item}
+    for key in ("asOf", "validAt"):
+        if isinstance(args.get(key), datetime):  # YAML reads an unquoted timestamp as one
+            args[key] = args[key].isoformat()
     return Check(
         call=call,
         ask=str(item.get("ask", "")),
@@ -206,8 +222,14 @@ STEP_KEYS = {
     "remember": ((*REMEMBER_FIELDS, "name"), ("content",)),
     "supersede": (("old", "new", "reason"), ("old", "new")),
     "forget": (("name", "find", "hard"), ()),
+    "run": (
+        ("task", "session", "agent", "steps", "success", "outcome"),
+        ("task", "steps", "success"),
+    ),
     "wait": None,
 }
+RUN_STEP_KEYS = ("thought", "action", "observation", "tools")
+TOOL_KEYS = ("tool", "arguments", "result", "status", "error", "durationMs")
 
 
 def _step(where: str, raw: object) -> dict[str, Any]:
@@ -224,6 +246,8 @@ def _step(where: str, raw: object) -> dict[str, Any]:
     _keys(f"{where}.{kind}", body, *spec)
     if kind == "forget" and ("name" in body) == ("find" in body):
         raise ScenarioError(f"{where}.forget: exactly one of name or find")
+    if kind == "run":
+        _run_steps(f"{where}.run", body)
     if kind == "ingest":
         turns = body["turns"]
         if not isinstance(turns, list) or not turns:
@@ -234,6 +258,22 @@ def _step(where: str, raw: object) -> dict[str, Any]:
             if not isinstance(next(iter(turn.values())), str):
                 raise ScenarioError(f"{where}.ingest.turns[{i}]: the text is a string")
     return {kind: body}
+
+
+def _run_steps(where: str, body: dict[str, Any]) -> None:
+    """A run's steps: each {thought, action, observation, tools}, each tool {tool, arguments,
+    result, status (default success), error, durationMs}."""
+    if not isinstance(body["success"], bool):
+        raise ScenarioError(f"{where}.success: true or false")
+    steps = body["steps"]
+    if not isinstance(steps, list) or not steps:
+        raise ScenarioError(f"{where}.steps: a non-empty list")
+    for i, step in enumerate(steps):
+        item = _keys(f"{where}.steps[{i}]", step, RUN_STEP_KEYS)
+        if not any(item.get(k) for k in ("thought", "action", "observation")):
+            raise ScenarioError(f"{where}.steps[{i}]: a thought, an action or an observation")
+        for j, tool in enumerate(item.get("tools") or []):
+            _keys(f"{where}.steps[{i}].tools[{j}]", tool, TOOL_KEYS, ("tool",))
 
 
 def load(path: Path) -> Scenario:
@@ -336,11 +376,25 @@ class Teller:
             self.run(FORGET, id=self._named(str(body["name"])), hard=hard)
             return
         words = str(body["find"]).lower().split()
-        hits = self.run(SEARCH, q=str(body["find"]), k=10, asOf=None)["search"]
+        hits = self.run(SEARCH, q=str(body["find"]), k=10, asOf=None, validAt=None)["search"]
         target = next((h for h in hits if all(w in _text(h["memory"]) for w in words)), None)
         if target is None:  # an agent finding nothing forgets nothing: the checks tell
             return
         self.run(FORGET, id=target["memory"]["id"], hard=hard)
+
+    def _run(self, body: dict[str, Any]) -> None:
+        """An agent's run, recorded as it works (start, steps, tool calls), then finished."""
+        run = self.run(START_RUN, task=body["task"], session=body.get("session"),
+                       agent=body.get("agent"))["startRun"]["id"]  # fmt: skip
+        for step in body["steps"]:
+            texts = {k: step.get(k) for k in ("thought", "action", "observation")}
+            self.run(ADD_STEP, run=run, **texts)
+            for tool in step.get("tools") or []:
+                self.run(ADD_TOOL_CALL, run=run, tool=tool["tool"],
+                         arguments=tool.get("arguments"), result=tool.get("result"),
+                         status=str(tool.get("status", "success")).upper(),
+                         durationMs=tool.get("durationMs"), error=tool.get("error"))  # fmt: skip
+        self.run(FINISH_RUN, run=run, success=body["success"], outcome=body.get("outcome"))
 
     def _wait(self, seconds: float) -> None:
         time.sleep(seconds)
@@ -350,12 +404,16 @@ class Teller:
     def answers(self, check: Check) -> list[str]:
         """The texts a check's call returns, best first."""
         args = check.args
-        if check.call == "recall":
-            got = self.run(RECALL, q=check.ask, k=args.get("k", 10), asOf=args.get("asOf"))
-            return [_text(item["memory"]) for item in got["recall"]["items"]]
-        if check.call == "search":
-            got = self.run(SEARCH, q=check.ask, k=args.get("k", 10), asOf=args.get("asOf"))
-            return [_text(item["memory"]) for item in got["search"]]
+        if check.call in ("recall", "search"):
+            got = self.run(
+                RECALL if check.call == "recall" else SEARCH,
+                q=check.ask,
+                k=args.get("k", 10),
+                asOf=args.get("asOf"),
+                validAt=args.get("validAt"),
+            )
+            found = got["recall"]["items"] if check.call == "recall" else got["search"]
+            return [_text(item["memory"]) for item in found]
         if check.call == "context":
             got = self.run(CONTEXT, q=check.ask, budget=args.get("budget", 1000))["context"]
             return [line for line in got["text"].splitlines() if line.strip()]

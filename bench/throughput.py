@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import graph  # noqa: E402
 from bench.profiling import print_timings, statement_timings  # noqa: E402
 from bench.server import serve  # noqa: E402
 from hippograph.graph.model import NewMemory  # noqa: E402
@@ -106,17 +107,21 @@ def embed_rate(rt: Runtime, sample: list[str]) -> float:
 
 
 def writes(
-    batch: int, repeat: int, shape: str, *, warmup: int, profile: bool = False
+    settings: Settings,
+    batch: int,
+    repeat: int,
+    shape: str,
+    *,
+    warmup: int,
+    profile: bool = False,
 ) -> tuple[list[float], list[float]]:
     """Per round: `remember` of a batch of fresh texts into a namespace of its own, and the raw
     embedding rate on fresh texts of the same shape just before and just after it (rates vary
     by a fifth from one batch to the next on 2 cores, so the rounds' medians are reported).
     The first ``warmup`` rounds are printed but not counted: the engine's write path runs
     interpreted until the JVM has compiled it (the first batch on a fresh engine runs at about
-    60% of the embedding rate, the fourth at 85%)."""
-    rt = Runtime.open(
-        Settings.from_env({}, data_dir=Path(tempfile.mkdtemp(prefix="hippograph-w-"))), attach=False
-    )
+    60% of the embedding rate, the fourth at 85%). ``settings``: the graph written to."""
+    rt = Runtime.open(settings, attach=False)
     embed_rates, write_rates = [], []
     try:
         rt.embedder.embed(texts(64, "warm-up", shape=shape))
@@ -159,12 +164,19 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="time each statement of the batch")
     parser.add_argument("--no-cold-start", action="store_true", help="only the write throughput")
     parser.add_argument("--texts", choices=["memories", "short"], default="memories")
+    graph.add_arguments(parser)
     args = parser.parse_args()
     cold = None if args.no_cold_start else cold_start()
     if cold is not None:
         print(f"cold start to the first answered query: {cold:.1f} s")
+    scratch = Path(tempfile.mkdtemp(prefix="hippograph-w-"))
     embed_rates, write_rates = writes(
-        args.batch, args.repeat, args.texts, warmup=args.warmup, profile=args.profile
+        graph.settings(args, data_dir=scratch),
+        args.batch,
+        args.repeat,
+        args.texts,
+        warmup=args.warmup,
+        profile=args.profile,
     )
     reference = torch_rate(args.batch, args.texts)
     embed_rate, write_rate = statistics.median(embed_rates), statistics.median(write_rates)

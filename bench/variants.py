@@ -29,14 +29,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import baselines  # noqa: E402
+from bench import (
+    baselines,  # noqa: E402
+    graph,  # noqa: E402
+)
 from bench import locomo as locomo_bench  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
 from hippograph.graph.recall import retrieval  # noqa: E402
 from hippograph.graph.recall.recall_config import CascadeConfig, field_types  # noqa: E402
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 KINDS = field_types()
 
@@ -67,6 +69,7 @@ def main() -> int:
     parser.add_argument("--k", type=int, default=10, help="memories asked for (scored at 10)")
     parser.add_argument("--json", type=Path, help="write each question's returned turns here")
     parser.add_argument("--limit", type=int, help="only the first N conversations")
+    graph.add_arguments(parser)
     args = parser.parse_args()
     conversations = data.load(args.data)[: args.limit]
     categories = data.category_names(conversations)
@@ -75,7 +78,7 @@ def main() -> int:
     tables = {n: data.RecallTable(names=categories) for n in names}
     per_conversation: dict[str, dict[str, data.RecallTable]] = {n: {} for n in names}
     marker = args.store / "loaded.json"
-    rt = Runtime.open(Settings.from_env({}, data_dir=args.store), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=args.store), attach=False)
     loaded: list[str] = json.loads(marker.read_text()) if marker.exists() else []
     answers: list[dict[str, object]] = []
     try:

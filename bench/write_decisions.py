@@ -33,11 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import graph  # noqa: E402
 from bench import locomo_data as data  # noqa: E402
 from bench.locomo import load  # noqa: E402
 from hippograph.graph import transfer  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
-from hippograph.settings import Settings  # noqa: E402
 
 FATES = ("intact", "superseded", "merged", "rewritten")
 
@@ -91,10 +91,11 @@ def main() -> int:
     parser.add_argument("--data", type=Path, required=True, help="LoCoMo JSON file")
     parser.add_argument("--json", type=Path, help="write the counts here")
     parser.add_argument("--show", type=int, default=0, help="print up to N changed turns")
+    graph.add_arguments(parser)
     args = parser.parse_args()
     conversations = data.load(args.data)
     data_dir = Path(tempfile.mkdtemp(prefix="hippograph-decisions-"))
-    rt = Runtime.open(Settings.from_env({}, data_dir=data_dir), attach=False)
+    rt = Runtime.open(graph.settings(args, data_dir=data_dir), attach=False)
     run_id = time.strftime("%Y%m%d%H%M%S")
     actions: Counter[str] = Counter()
     turn_fates: Counter[str] = Counter()

@@ -74,6 +74,10 @@ class GraphSettings:
     # job) came about ten a recall. Deprecations, performance and the rest still show.
     notifications_disabled: str = _var("HIPPOGRAPH_GRAPH_NOTIFICATIONS_DISABLED", "UNRECOGNIZED")
     """Notifications the graph is asked not to send: comma-separated classifications, or none."""
+    # INFORMATION notifications (performance hints, "this plan is not cached") are for whoever
+    # writes the statements: the contract tests look at them; an operator's log needs WARNINGs.
+    notifications_min_severity: str = _var("HIPPOGRAPH_GRAPH_NOTIFICATIONS_MIN_SEVERITY", "WARNING")
+    """Least severe notification the graph sends: WARNING, INFORMATION or OFF (each logged once)."""
     data_dir: Path = _var("HIPPOGRAPH_DATA_DIR", Path("./data"))
     """Where the embedded engine, the API keys and the audit trail keep their files."""
     bolt_port: int = _var("HIPPOGRAPH_BOLT_PORT", 0)
@@ -106,6 +110,10 @@ class GraphSettings:
         ):
             raise ConfigError(
                 "HIPPOGRAPH_GRAPH_URI", "must be a bolt:// or neo4j:// URI, or empty for embedded"
+            )
+        if self.notifications_min_severity not in ("WARNING", "INFORMATION", "OFF"):
+            raise ConfigError(
+                "HIPPOGRAPH_GRAPH_NOTIFICATIONS_MIN_SEVERITY", "must be WARNING, INFORMATION or OFF"
             )
         unknown = set(self.disabled_notifications) - set(NOTIFICATION_CLASSIFICATIONS)
         if unknown:
@@ -215,6 +223,8 @@ class ServerSettings:
     """The graph explorer page at /explore; 0 turns it off."""
     web_dir: Path = _var("HIPPOGRAPH_WEB_DIR", _CHECKOUT / "web", shown="the checkout's web/")
     """The browser pages' folder: package.json, node_modules (npm ci, by make install), pages."""
+    jobs: bool = _var("HIPPOGRAPH_SERVE_JOBS", True)
+    """Run the maintenance jobs inside serve; 0 (serve --no-jobs): hippograph worker runs them."""
 
     def __post_init__(self) -> None:
         try:
@@ -272,9 +282,12 @@ class WriteSettings:
     """Waiting turns of a session that start their fact extraction."""
     extract_max_age_s: float = _var("HIPPOGRAPH_EXTRACT_MAX_AGE_S", 300.0)
     """Seconds the oldest waiting turn of a session waits before its facts are extracted anyway."""
+    run_idle_timeout_s: float = _var("HIPPOGRAPH_RUN_IDLE_TIMEOUT_S", 3600.0)
+    """Seconds an agent's run may go unwritten before a read closes it as abandoned."""
 
     def __post_init__(self) -> None:
         _check_range("HIPPOGRAPH_EXTRACT_BATCH_SIZE", self.extract_batch_size, 1, 1000)
+        _check_range("HIPPOGRAPH_RUN_IDLE_TIMEOUT_S", self.run_idle_timeout_s, 1, 30 * 86_400)
         if self.privacy_mode not in ("redact", "reject"):
             raise ConfigError("HIPPOGRAPH_PRIVACY_MODE", "must be 'redact' or 'reject'")
 

@@ -48,6 +48,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "neighbourhood": "read", "clusters": "read", "provenance": "read",  # the explorer's
     "sessions": "read", "conversation": "read",
     "entity": "read", "entities": "read",
+    "run": "read", "runs": "read", "similarRuns": "read", "toolStats": "read",  # agent runs
     "jobRuns": None,
     # write
     "remember": "write", "rememberBatch": "write", "forget": "write", "link": "write",
@@ -56,6 +57,8 @@ FIELD_ROLES: dict[str, Role | None] = {
     "eraseTurn": "write", "clearSession": "write", "erase": "write",  # as forget(hard)
     "consolidate": "write",  # without a namespace: every namespace, admin over *
     "relate": "write", "mergeEntities": "write", "splitEntity": "write",
+    "startRun": "write", "addStep": "write", "addToolCall": "write", "updateToolCall": "write",
+    "finishRun": "write",
     # admin
     "rebuild": "admin", "runJob": "admin", "audit": "admin",
     "keys": "admin", "createKey": "admin", "rotateKey": "admin", "revokeKey": "admin",

@@ -1,5 +1,6 @@
 """The Starlette app: GraphQL (with GraphiQL) at /graphql, MCP (Streamable HTTP) at /mcp,
-liveness at /healthz, the pages' files under /static (api/web.py).
+liveness at /healthz, Prometheus metrics at /metrics, a landing page at / (api/landing.py), the
+pages' files under /static (api/web.py).
 
 The graph driver, the embedded engine and the embedding model open once, in the lifespan,
 which then finishes, in the background, any rebuild that died midway (``jobs.consolidate``).
@@ -21,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
-from hippograph.api import web
+from hippograph.api import landing, metrics, web
 from hippograph.api.access import Access, admit, bearer
 from hippograph.api.health import GraphProbe
 from hippograph.api.hosts import HostCheck
@@ -31,10 +32,14 @@ from hippograph.api.schema import schema
 from hippograph.graph.errors import HippographError, RateLimited
 from hippograph.graph.recall import warmup
 from hippograph.graph.runtime import Runtime
+from hippograph.jobs.background import BackgroundJobs
+from hippograph.jobs.config import JobsConfig
 from hippograph.jobs.consolidate import finish_rebuilds
 from hippograph.settings import Settings
 
 log = logging.getLogger(__name__)
+# How long shutdown waits for an in-process job to finish its current batch.
+JOBS_STOP_S = 10.0
 
 
 class HippographGraphQL(GraphQL[dict[str, Any], None]):
@@ -115,8 +120,18 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with mcp.run(), _runtime(app), _probed(app):
+        async with mcp.run(), _runtime(app), _probed(app), _observed(app):
             yield
+
+    @contextlib.asynccontextmanager
+    async def _observed(app: Starlette) -> AsyncIterator[None]:
+        """/metrics hears of the runtime's recalls while this app serves it."""
+        observers = app.state.runtime.recall_observers
+        observers.append(app.state.metrics.recall)
+        try:
+            yield
+        finally:
+            observers.remove(app.state.metrics.recall)
 
     @contextlib.asynccontextmanager
     async def _runtime(app: Starlette) -> AsyncIterator[None]:
@@ -127,16 +142,23 @@ def create_app(
         opened = await run_in_threadpool(Runtime.open, settings, attach=False)
         app.state.runtime = opened
         stop = threading.Event()
+        jobs: BackgroundJobs | None = None
         try:
             await run_in_threadpool(_warm, opened)
             threading.Thread(
                 target=finish_rebuilds, args=(opened, stop), name="rebuild-resume", daemon=True
             ).start()
+            if settings.server.jobs:  # else `hippograph worker` runs them (jobs/background.py)
+                config = JobsConfig.from_settings(settings)
+                jobs = BackgroundJobs(opened.store, config, on_run=app.state.metrics.job_run)
+                jobs.start()
             if on_ready is not None:
                 on_ready()
             yield
         finally:
             stop.set()
+            if jobs is not None:
+                await run_in_threadpool(jobs.stop, JOBS_STOP_S)
             await run_in_threadpool(opened.close)
 
     @contextlib.asynccontextmanager
@@ -155,10 +177,13 @@ def create_app(
         Route("/graphql", HippographGraphQL(settings), methods=["GET", "POST"]),
         Route("/mcp", mcp.endpoint, methods=["GET", "POST", "DELETE"]),
         Route("/healthz", healthz),
+        Route("/metrics", metrics.endpoint),
+        *landing.routes(settings),
         *web.routes(settings),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings  # the request limits (``api/limits.py``) read it
+    app.state.metrics = metrics.Metrics()
     app.state.access = Access.of(settings)
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
     if settings.security.cors_origin_list:  # CORS is off unless origins are named

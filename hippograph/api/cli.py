@@ -47,6 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             host=getattr(args, "host", None),
             port=getattr(args, "port", None),
             insecure=getattr(args, "insecure", None) or None,
+            serve_jobs=False if getattr(args, "no_jobs", False) else None,
         )
         JobsConfig.from_settings(settings)  # every tunable checked before anything starts
         command: Command = args.command
@@ -85,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--insecure", action="store_true",
         help="serve with no API key on a non-loopback address (anyone can use every namespace)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--no-jobs", action="store_true",
+        help="run no maintenance jobs here (a separate `hippograph worker` runs them)",
     )  # fmt: skip
     data_dir_arg(serve)
     serve.set_defaults(command=cmd_serve)
@@ -173,7 +178,8 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     url = f"http://{settings.server.host}:{settings.server.port}/graphql"
     page = "GraphiQL" if settings.server.graphiql else "GraphQL"  # HIPPOGRAPH_GRAPHIQL=0: no page
     where = settings.graph.uri or f"embedded ArcadeDB in {settings.graph.data_dir.resolve()}"
-    print(f"hippograph: starting ({where}); {page} will be at {url}", flush=True)
+    jobs = "maintenance jobs in-process" if settings.server.jobs else "no jobs (--no-jobs)"
+    print(f"hippograph: starting ({where}; {jobs}); {page} will be at {url}", flush=True)
     explorer = (
         f"; explorer: {url.removesuffix('/graphql')}/explore" if settings.server.explorer else ""
     )

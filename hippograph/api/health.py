@@ -68,16 +68,28 @@ class GraphProbe:
 
     def _check(self) -> None:
         started = time.monotonic()
+        error: Exception | None = None
         try:
             self._ping()
-            up = True
-        except Exception:  # noqa: BLE001 - a probe records, it does not raise
-            log.warning("graph ping failed", exc_info=True)
-            up = False
+        except Exception as exc:  # noqa: BLE001 - a probe records, it does not raise
+            error = exc
         done = time.monotonic()
         with self._lock:
-            if up != self._up and self._answered_at is not None:
-                log.warning("graph is %s", "up again" if up else "down")
-            self._up = up
+            was_up, first = self._up, self._answered_at is None
+            self._up = error is None
             self._answered_at = done
             self._ping_ms = (done - started) * 1000
+        # One line when the graph goes down or comes back, not a traceback every probe (each
+        # second); the traceback goes to DEBUG.
+        if error is not None:
+            log.debug("graph ping failed", exc_info=error)
+            if was_up or first:
+                log.warning("graph is down: the ping failed: %s", one_line(error))
+        elif not was_up and not first:
+            log.warning("graph is up again")
+
+
+def one_line(error: BaseException) -> str:
+    """``error``'s type and message on one line, at most 300 characters of it."""
+    text = " ".join(str(error).split()) or "(no message)"
+    return f"{type(error).__name__}: {text[:300]}"

@@ -14,7 +14,7 @@ import mcp_types as types
 
 from hippograph.api.mcp_schema import input_schema, output_schema
 from hippograph.api.schema import schema
-from hippograph.client import documents, documents_more
+from hippograph.client import documents, documents_more, documents_runs
 
 SERVER_FILLED = frozenset({"namespace"})
 
@@ -332,6 +332,42 @@ TOOLS: tuple[ToolSpec, ...] = (
         idempotent=True,
     ),
     ToolSpec(
+        name="start_run",
+        title="Start a run",
+        description=(
+            "Start recording your run of a task (then add_step, add_tool_call as you work, "
+            "finish_run at the end). Its id names the run in the other run tools."
+        ),
+        document=documents_runs.START_RUN,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="add_step",
+        title="Record a step",
+        description="Record the run's next step: your thought, the action taken, what you saw.",
+        document=documents_runs.ADD_STEP,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="add_tool_call",
+        title="Record a tool call",
+        description=(
+            "Record a tool call of the run's latest step (or of step): the tool, its arguments, "
+            "and, once known, its status, result, durationMs and error. Large arguments and "
+            "results are summarised; secrets are redacted."
+        ),
+        document=documents_runs.ADD_TOOL_CALL,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="update_tool_call",
+        title="Report a tool call's end",
+        description="Report what a recorded call returned: status, result, durationMs, error.",
+        document=documents_runs.UPDATE_TOOL_CALL,
+        read_only=False,
+        idempotent=True,
+    ),
+    ToolSpec(
         name="merge_entities",
         title="Merge entities",
         description="Record that two entities are one (split_entity undoes it).",
@@ -344,6 +380,47 @@ TOOLS: tuple[ToolSpec, ...] = (
         description="Undo the merge of an entity (by id).",
         document=documents_more.SPLIT_ENTITY,
         read_only=False,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="finish_run",
+        title="Finish a run",
+        description=(
+            "End the run with its outcome. What it taught is stored as memories that recall "
+            "and context bring back for a similar task: the path that worked (a procedure) "
+            "and each failed route (a warning)."
+        ),
+        document=documents_runs.FINISH_RUN,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="get_run",
+        title="Read a run",
+        description="A run whole: its steps in order, each with its tool calls.",
+        document=documents_runs.RUN,
+        read_only=False,  # a read closes a run left idle past the timeout
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="similar_runs",
+        title="Similar runs",
+        description=(
+            "Earlier runs whose task resembles this one, best first (success: only those "
+            "that succeeded, or failed); read one whole with get_run."
+        ),
+        document=documents_runs.SIMILAR_RUNS,
+        read_only=False,  # closes idle runs
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="tool_stats",
+        title="Tool statistics",
+        description=(
+            "How the tools fared in recorded runs: calls, success rate, mean duration and "
+            "the most common errors, per tool or for one."
+        ),
+        document=documents_runs.TOOL_STATS,
+        read_only=True,
         idempotent=True,
     ),
 )

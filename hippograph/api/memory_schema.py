@@ -40,6 +40,13 @@ AsOf = Annotated[
         "not yet superseded, archived or forgotten; superseded ones current then come back)."
     ),
 ]
+ValidAt = Annotated[
+    str | None,
+    strawberry.argument(
+        description="ISO time (event time): what was true then, as known now: memories whose "
+        "fact held then (from their time until their successor's), superseded ones included."
+    ),
+]
 
 
 @strawberry.type
@@ -92,13 +99,14 @@ class MemoryQuery:
         as_of: AsOf = None,
         project: str | None = None,
         session_id: str | None = None,
+        valid_at: ValidAt = None,
     ) -> list[ScoredMemory]:
         charge_k(info, k)
         rt = runtime(info)
         found = await heavy(
             info,
             partial(memories.search, limits=rt.limits, as_of=as_of, project=project,
-                    session_id=session_id),
+                    session_id=session_id, valid_at=valid_at),
             rt.store, rt.embedder, namespace, query, k,
         )  # fmt: skip
         return [ScoredMemory(memory=Memory.of(s.memory), score=s.score) for s in found]
@@ -126,6 +134,7 @@ class MemoryQuery:
         rejected: RejectedMode = RejectedMode.DROP,
         include_gap: bool = False,
         as_of: AsOf = None,
+        valid_at: ValidAt = None,
     ) -> RecallResult:
         refuse_get(info, "recall")
         charge_k(info, k)
@@ -143,6 +152,7 @@ class MemoryQuery:
             rejected=rejected.value,
             include_gap=include_gap,
             as_of=as_of,
+            valid_at=valid_at,
         )
         result = await heavy(
             info,

@@ -17,7 +17,9 @@ from hippograph.api.jobs_schema import JobsMutation, JobsQuery
 from hippograph.api.ledger_schema import LedgerMutation, LedgerQuery
 from hippograph.api.limits import RequestLimits
 from hippograph.api.memory_schema import MemoryMutation, MemoryQuery
+from hippograph.api.metrics import OperationMetrics
 from hippograph.api.profile_schema import ProfileQuery
+from hippograph.api.runs_schema import RunsMutation, RunsQuery
 from hippograph.api.usage_schema import UsageMutation
 
 RootQuery = merge_types(
@@ -33,6 +35,7 @@ RootQuery = merge_types(
         ExploreQuery,
         AccessQuery,
         EntityQuery,
+        RunsQuery,
     ),  # fmt: skip
 )
 # Every root mutation field is nullable: one failing field of a request answers null with its
@@ -49,6 +52,7 @@ RootMutation = merge_types(
         UsageMutation,
         AccessMutation,
         EntityMutation,
+        RunsMutation,
     ),  # fmt: skip
 )
 # Clients send the same few documents with different variables: each is parsed and validated
@@ -57,6 +61,7 @@ schema = HippographSchema(
     query=RootQuery,
     mutation=RootMutation,
     extensions=[
+        OperationMetrics,  # first in, last out: it sees the errors with their codes
         HippographErrors,
         RequestLimits,
         AccessControl,  # every root field checked against the caller's key (api/access.py)

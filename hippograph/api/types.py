@@ -300,7 +300,13 @@ class HistoryEntry:
 @strawberry.type
 class RecallItem:
     memory: Memory
-    score: float
+    score: float = strawberry.field(
+        description=(
+            "Relevance in this answer, best first: what was put ahead of better-scored "
+            "memories (a triggered rule, what applies, a newer value above the one it updates, "
+            "the best answer's second hop) takes the best score it precedes."
+        )
+    )
     flagged: bool = strawberry.field(description="A negative rule whose trigger matched.")
     applies: bool = strawberry.field(
         description=(

@@ -28,6 +28,7 @@ from hippograph.client.records import (
     Turn,
     TurnRef,
 )
+from hippograph.client.runs import FinishedRun
 from hippograph.client.transcripts import from_anthropic, from_openai
 from hippograph.client.views import (
     ContextBundle,
@@ -49,6 +50,7 @@ from hippograph.graph.model import (
     ToolCall,
     ToolResult,
 )
+from hippograph.graph.runs.model import Run, RunStep, RunToolCall, SimilarRun, ToolStats
 
 __all__ = [
     "DEFAULT_URL", "AsyncClient", "Client", "RemoteError", "Explanation", "Health",
@@ -56,5 +58,6 @@ __all__ = [
     "TurnRef", "ToolCall", "ToolResult", "from_anthropic", "from_openai", "ContextBundle",
     "ConversationPage", "CoreBlock", "Erasure", "Profile", "Session", "SessionPage",
     "HippographError", "InvalidInput", "NotFound", "Memory", "MemoryFilter", "NewMemory",
-    "Page", "RememberResult", "Source",
+    "Page", "RememberResult", "Source", "FinishedRun", "Run", "RunStep", "RunToolCall",
+    "SimilarRun", "ToolStats",
 ]  # fmt: skip

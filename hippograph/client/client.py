@@ -27,6 +27,7 @@ from hippograph.client.records import (
     RecallResult,
     Turn,
 )
+from hippograph.client.runs import AsyncRunMethods, RunMethods
 from hippograph.graph import model
 from hippograph.graph.model import Memory, MemoryFilter, NewMemory, Page, RememberResult, Tag
 from hippograph.graph.model import ScoredMemory as Scored
@@ -54,7 +55,7 @@ def _data(response: httpx.Response) -> Json:
     return data
 
 
-class Client:
+class Client(RunMethods):
     """The memory actions of one namespace, synchronously.
 
     url: the GraphQL endpoint. namespace: the namespace every call works in.
@@ -117,12 +118,13 @@ class Client:
         rejected: str = "drop",
         include_gap: bool = False,
         as_of: str | None = None,
+        valid_at: str | None = None,
     ) -> RecallResult:
         """What is relevant to ``context`` (k: how many; memory_types: the domain's lower-case
         names; explain: each item's seed, path and score components; verify: the configured
         LLM checks the best candidates, rejected ones dropped or, with rejected="flag", marked;
         include_gap: the nearest memories even when nothing is relevant; as_of: an ISO time,
-        answered as the store stood then)."""
+        answered as the store stood then; valid_at: an ISO event time, what was true then)."""
         return self._run(
             ops.recall(
                 self.namespace,
@@ -138,6 +140,7 @@ class Client:
                 rejected=rejected,
                 include_gap=include_gap,
                 as_of=as_of,
+                valid_at=valid_at,
             )  # fmt: skip
         )
 
@@ -149,10 +152,12 @@ class Client:
         as_of: str | None = None,
         project: str | None = None,
         session_id: str | None = None,
+        valid_at: str | None = None,
     ) -> list[Scored]:
-        """Plain vector top-k over active memories (as_of: as the store stood then), scoped as
-        recall is: global memories, those of project and those of session_id."""
-        return self._run(ops.search(self.namespace, query, k, as_of, project, session_id))
+        """Plain vector top-k over active memories (as_of: as the store stood then; valid_at:
+        what was true then), scoped as recall is: global memories, those of project and those
+        of session_id."""
+        return self._run(ops.search(self.namespace, query, k, as_of, project, session_id, valid_at))
 
     def memories(
         self,
@@ -443,7 +448,7 @@ class Client:
         return self._run(opx.audit(namespace, since, limit))
 
 
-class AsyncClient:
+class AsyncClient(AsyncRunMethods):
     """``Client``'s actions, awaited (``http``: an ``httpx.AsyncClient``)."""
 
     def __init__(
@@ -500,6 +505,7 @@ class AsyncClient:
         rejected: str = "drop",
         include_gap: bool = False,
         as_of: str | None = None,
+        valid_at: str | None = None,
     ) -> RecallResult:
         return await self._run(
             ops.recall(
@@ -516,6 +522,7 @@ class AsyncClient:
                 rejected=rejected,
                 include_gap=include_gap,
                 as_of=as_of,
+                valid_at=valid_at,
             )  # fmt: skip
         )
 
@@ -527,8 +534,11 @@ class AsyncClient:
         as_of: str | None = None,
         project: str | None = None,
         session_id: str | None = None,
+        valid_at: str | None = None,
     ) -> list[Scored]:
-        return await self._run(ops.search(self.namespace, query, k, as_of, project, session_id))
+        return await self._run(
+            ops.search(self.namespace, query, k, as_of, project, session_id, valid_at)
+        )
 
     async def memories(
         self,

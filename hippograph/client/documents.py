@@ -37,13 +37,14 @@ query Recall(
   $namespace: String!, $context: String!, $k: Int = 10, $project: String, $sessionId: String,
   $memoryTypes: [MemoryType!], $includeArchived: Boolean = false,
   $includeHistory: Boolean = false, $explain: Boolean = false, $verify: Boolean = false,
-  $rejected: RejectedMode = DROP, $includeGap: Boolean = false, $asOf: String
+  $rejected: RejectedMode = DROP, $includeGap: Boolean = false, $asOf: String,
+  $validAt: String
 ) {
   recall(
     namespace: $namespace, context: $context, k: $k, project: $project, sessionId: $sessionId,
     memoryTypes: $memoryTypes, includeArchived: $includeArchived,
     includeHistory: $includeHistory, explain: $explain, verify: $verify,
-    rejected: $rejected, includeGap: $includeGap, asOf: $asOf
+    rejected: $rejected, includeGap: $includeGap, asOf: $asOf, validAt: $validAt
   ) {
     gap bestRelevance topicReset embedMs totalMs verification
     items {
@@ -65,11 +66,11 @@ SEARCH: Final = (
     """
 query Search(
   $namespace: String!, $query: String!, $k: Int = 10, $asOf: String, $project: String,
-  $sessionId: String
+  $sessionId: String, $validAt: String
 ) {
   results: search(
     namespace: $namespace, query: $query, k: $k, asOf: $asOf, project: $project,
-    sessionId: $sessionId
+    sessionId: $sessionId, validAt: $validAt
   ) {
     score memory { ...MemoryFields }
   }

@@ -49,6 +49,7 @@ def recall(
     rejected: str = "drop",
     include_gap: bool = False,
     as_of: str | None = None,
+    valid_at: str | None = None,
 ) -> Operation[records.RecallResult]:
     variables = _vars(
         namespace=ns,
@@ -64,6 +65,7 @@ def recall(
         rejected=rejected.upper(),
         includeGap=include_gap,
         asOf=as_of,
+        validAt=valid_at,
     )
     return Operation(documents.RECALL, variables, lambda d: records.recall_result(d["recall"]))
 
@@ -75,10 +77,19 @@ def search(
     as_of: str | None = None,
     project: str | None = None,
     session_id: str | None = None,
+    valid_at: str | None = None,
 ) -> Operation[list[model.ScoredMemory]]:
     return Operation(
         documents.SEARCH,
-        _vars(namespace=ns, query=query, k=k, asOf=as_of, project=project, sessionId=session_id),
+        _vars(
+            namespace=ns,
+            query=query,
+            k=k,
+            asOf=as_of,
+            project=project,
+            sessionId=session_id,
+            validAt=valid_at,
+        ),
         lambda d: [records.scored(r) for r in d["results"]],
     )
 

@@ -40,6 +40,8 @@ from hippograph.graph.store.store import Row, Store, Tx, vector
 from hippograph.graph.text import fulltext, restate, standing
 
 DEFAULT_LIMITS = validate.Limits()
+# A search validAt reads at most this many nearest memories before leaving out what did not hold.
+MAX_VALID_AT_READ = 1000
 _LINK_FILES = {
     "RELATES_TO": "link/relates_to",
     "CONTRADICTS": "link/contradicts",
@@ -281,9 +283,11 @@ def search(
     as_of: str | None = None,
     project: str | None = None,
     session_id: str | None = None,
+    valid_at: str | None = None,
 ) -> list[ScoredMemory]:
     """Plain vector top-k of active memories; with ``as_of`` (ISO time), of the memories
-    current then (``Memory.current_at``), whatever their status now. Scoped as recall is
+    current then (``Memory.current_at``), whatever their status now; with ``valid_at`` (event
+    time), of those whose fact held then, superseded ones included. Scoped as recall is
     (``model.scopes``): global memories, those of ``project`` and those of ``session_id``."""
     validate.namespace(namespace)
     query = validate.content(query, limits, "query")
@@ -292,8 +296,21 @@ def search(
     visible = model.scopes(
         validate.optional_text(project, "project"), validate.optional_text(session_id, "sessionId")
     )
+    valid_at = validate.as_of(valid_at, "validAt")
     embedding = embedder.embed([query])[0]
-    if as_of is None:
+    if valid_at is not None and as_of is None:
+        # What did not hold then is left out after the nearest are read: read more of them.
+        hidden = {
+            r["id"]
+            for r in store.read("recall/valid_hidden", namespace=namespace, valid_at=valid_at)
+        }
+        found = vector_seeds(
+            store, namespace, embedding, min(k + len(hidden), MAX_VALID_AT_READ),
+            statuses=("active", "superseded"),
+            scopes=visible,
+        )  # fmt: skip
+        seeds = [(i, s) for i, s in found if i not in hidden][:k]
+    elif as_of is None:
         seeds = vector_seeds(store, namespace, embedding, k, scopes=visible)
     else:
         seeds = vector_seeds(

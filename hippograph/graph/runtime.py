@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from hippograph.graph.models.embedder import Embedder
+from hippograph.graph.models.llm import JsonCompleter
 from hippograph.graph.recall import bundle, feedback
 from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
 from hippograph.graph.recall.caches import RecallCaches
@@ -90,6 +91,10 @@ class Runtime:
     verifier: Verifier | None = None
     # Recall's thread pools and caches, shut down on close.
     caches: RecallCaches = field(default_factory=RecallCaches)
+    # Told of every recall a client made (the API's metrics); called on the recall's thread.
+    recall_observers: list[Callable[[RecallResult], None]] = field(default_factory=list)
+    # The configured LLM, which distils finished runs (None: the offline rules).
+    llm: JsonCompleter | None = None
 
     @classmethod
     def assemble(cls, settings: Settings, store: Store, embedder: Embedder) -> Runtime:
@@ -98,6 +103,7 @@ class Runtime:
         tools = write_tools(settings)
         rt = cls(settings, store, embedder, write_policy(settings, decider=tools.decider))
         rt.closers.append(tools.close)
+        rt.llm = tools.client
         rt.upkeep = RecallUpkeep(store, rt.background, interval_s=settings.recall.upkeep_interval_s)
         rt.next_turn = NextTurn(rt.context_bundle)
         # A client of its own: a recall waits on it, so its timeout is the recall's bound.
@@ -160,7 +166,9 @@ class Runtime:
         return found
 
     def after_recall(self, namespace: str, context: str, result: RecallResult) -> None:
-        """Queue post-retrieval maintenance; returns at once."""
+        """Queue post-retrieval maintenance and tell ``recall_observers``; returns at once."""
+        for observe in self.recall_observers:
+            observe(result)
         if self.upkeep is not None:
             self.upkeep.add(namespace, context, result)
 

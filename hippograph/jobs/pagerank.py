@@ -8,8 +8,9 @@ co-use link is arbitrary).
 Two paths, one definition (damping 0.85, 20 iterations, tolerance 1e-7, dangling nodes send
 nothing; see ``graph.upkeep.pagerank``):
 
-* Neo4j with the Graph Data Science plugin and the ``graphdatascience`` client
-  (``pip install 'hippograph[gds]'``): Cypher projection, ``gds.pageRank.stream``.
+* Neo4j with the Graph Data Science plugin and the ``graphdatascience`` 2.x client
+  (``pip install 'hippograph[gds]'``): Cypher projection (``gds.graph.project`` through
+  ``gds.graph.project.cypher``), ``gds.pageRank.stream``.
 * Anywhere else: the same recurrence in-process on sparse matrices.
 
 Written back per memory: ``pagerank`` (the raw score) and ``importance`` (the score divided by
@@ -114,13 +115,13 @@ def gds_scores(ctx: JobContext) -> dict[str, float] | None:
     project = queries.load("job/gds_project", store.dialect.name).text
     graph = None
     try:
-        graph, result = gds.graph.cypher.project(
+        graph, result = gds.graph.project.cypher(
             project,
             graph_name=graph_name,
             namespace=ctx.namespace,
             floor=ctx.config.settings.recall.min_edge_confidence,
         )
-        ctx.counts["edges"] = int(result.get("relationshipCount", 0)) // 2
+        ctx.counts["edges"] = int(result.relationship_count) // 2
         cfg = ctx.config.pagerank
         rows = store.read(
             "job/gds_pagerank",
@@ -132,7 +133,7 @@ def gds_scores(ctx: JobContext) -> dict[str, float] | None:
         return {str(r["id"]): float(r["score"]) for r in rows}
     finally:
         if graph is not None:
-            graph.drop()
+            graph.drop(fail_if_missing=False)
 
 
 # Stores found to have no GDS, so the probe runs once per store, not once per run.
@@ -149,7 +150,13 @@ def _gds_client(store: Store) -> Any:
         _NO_GDS.add(store)
         return None
     try:
-        return GraphDataScience.from_neo4j_driver(store.driver, database=store.database)
+        # graphdatascience 2.x builds its client from the driver itself (1.x had
+        # from_neo4j_driver). Bolt only: Arrow would need the credentials, which a driver does
+        # not hand over; no progress bars in a server's log. The driver stays ours (a client
+        # built on a driver does not close it).
+        return GraphDataScience(
+            store.driver, database=store.database, arrow=False, show_progress=False
+        )
     except Exception as exc:  # the client refuses a server without the GDS plugin
         log.info("pagerank: no Graph Data Science on %s (%s); in-process", store.location, exc)
         _NO_GDS.add(store)

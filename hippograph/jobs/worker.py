@@ -37,12 +37,14 @@ class Worker:
     """open_store: opens a Store (called again after the graph became unreachable).
     config: schedules and job parameters.
     on_progress: factory of a per-run progress callback (the CLI prints a bar).
+    owns_store: close the store when done (False: it is borrowed, e.g. the server's own).
     """
 
     open_store: Callable[[], Store]
     config: JobsConfig
     on_run: Callable[[JobRun], None] | None = None
     on_progress: Callable[[str], Progress] | None = None
+    owns_store: bool = True
 
     def __post_init__(self) -> None:
         self.stop = threading.Event()
@@ -111,7 +113,9 @@ class Worker:
         return self._store
 
     def close(self) -> None:
-        """Close the store (the worker reconnects if used again)."""
+        """Close the store (the worker reconnects if used again); a borrowed one is let go."""
+        if self._store is not None and not self.owns_store:
+            self._store = None
         if self._store is not None:
             try:
                 self._store.close()

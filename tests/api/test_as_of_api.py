@@ -138,3 +138,45 @@ def test_as_of_that_is_not_a_time_is_a_typed_error(client: TestClient, namespace
         [error] = body["errors"]
         assert error["extensions"]["code"] == "BAD_INPUT"
         assert "asOf" in error["message"]
+
+
+VALID_SEARCH = """
+query($ns: String!, $q: String!, $validAt: String) {
+  search(namespace: $ns, query: $q, k: 5, validAt: $validAt) { memory { id } }
+}"""
+VALID_RECALL = """
+query($ns: String!, $q: String!, $validAt: String) {
+  recall(namespace: $ns, context: $q, k: 5, validAt: $validAt, includeGap: true) {
+    items { memory { id status } }
+  }
+}"""
+
+
+def true_then(client: TestClient, namespace: str, valid_at: str) -> dict[str, set[str]]:
+    found = data(client, VALID_SEARCH, ns=namespace, q=QUESTION, validAt=valid_at)
+    recalled = data(client, VALID_RECALL, ns=namespace, q=QUESTION, validAt=valid_at)
+    return {"search": ids(found["search"]), "recall": ids(recalled["recall"]["items"])}
+
+
+def test_valid_at_answers_what_was_true_then_as_known_now(
+    client: TestClient, namespace: str, timeline: tuple[str, str]
+) -> None:
+    """validAt is event time: the story's own dates, whenever the service was told them
+    (here learned in 2030 of facts from 2023)."""
+    old, new = timeline
+    data(client, SUPERSEDE, ns=namespace, old=old, new=new)
+    assert true_then(client, namespace, "2022-12-01T00:00:00Z") == {
+        "search": set(),
+        "recall": set(),
+    }
+    assert true_then(client, namespace, "2023-03-01T00:00:00Z") == {
+        "search": {old},
+        "recall": {old},
+    }
+    assert true_then(client, namespace, "2024-01-01T00:00:00Z") == {
+        "search": {new},
+        "recall": {new},
+    }
+    body = gql(client, VALID_SEARCH, ns=namespace, q=QUESTION, validAt="last tuesday")
+    [error] = body["errors"]
+    assert error["extensions"]["code"] == "BAD_INPUT" and "validAt" in error["message"]

@@ -3,9 +3,12 @@ on the engine, and a ping that fails or stops answering turns the graph "down"."
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
+
+import pytest
 
 from hippograph.api.health import GraphProbe
 from hippograph.graph.runtime import Runtime
@@ -68,3 +71,32 @@ def test_before_a_first_answer_the_graph_is_not_up() -> None:
     probe = GraphProbe(lambda: None)
     health = probe.health()
     assert not health.up and health.ping_ms is None
+
+
+def test_a_failing_graph_logs_one_line_not_a_traceback_per_probe(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    failing = threading.Event()
+    failing.set()
+    probes = []
+
+    def ping() -> None:
+        probes.append(1)
+        if failing.is_set():
+            raise ConnectionError("engine away\nsecond line of the driver's message")
+
+    with caplog.at_level(logging.WARNING, logger="hippograph.api.health"):
+        probe = GraphProbe(ping, interval_s=0.01).start()
+        try:
+            assert _within(5, lambda: len(probes) >= 10)
+            failing.clear()
+            assert _within(5, lambda: probe.health().up)
+        finally:
+            probe.stop()
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        "graph is down: the ping failed: ConnectionError: engine away second line of the "
+        "driver's message",
+        "graph is up again",
+    ]
+    assert all(r.exc_info is None for r in caplog.records)

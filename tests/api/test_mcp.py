@@ -30,6 +30,8 @@ TOOL_NAMES = {
     "history", "ingest", "feedback", "context", "observe", "pending", "used", "core",
     "profile", "sessions", "conversation", "erase_turn", "clear_session", "erase",
     "entity", "entities", "relate", "merge_entities", "split_entity",
+    "start_run", "add_step", "add_tool_call", "update_tool_call", "finish_run", "get_run",
+    "similar_runs", "tool_stats",
 }  # fmt: skip
 EXE = str(Path(sys.executable).parent / "hippograph")
 

@@ -41,11 +41,11 @@ def _env(data_dir: Path, port: int) -> dict[str, str]:
     return {**os.environ, "HIPPOGRAPH_DATA_DIR": str(data_dir), "HIPPOGRAPH_PORT": str(port)}
 
 
-def _serve(data_dir: Path) -> tuple[subprocess.Popen[str], int]:
-    """A `hippograph serve` on a free port, once /healthz answers."""
+def _serve(data_dir: Path, *args: str) -> tuple[subprocess.Popen[str], int]:
+    """A `hippograph serve` (with ``args``) on a free port, once /healthz answers."""
     port = _free_port()
     proc = subprocess.Popen(
-        [EXE, "serve"],
+        [EXE, "serve", *args],
         env=_env(data_dir, port),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -171,7 +171,8 @@ def test_a_command_attached_to_a_server_that_died_fails_with_a_clear_error(
 def test_a_worker_attached_to_a_server_that_died_ends_and_leaves_the_data_directory(
     data_dir: Path,
 ) -> None:
-    server, _ = _serve(data_dir)
+    # A deployment with a worker of its own serves with --no-jobs (README, Maintenance).
+    server, _ = _serve(data_dir, "--no-jobs")
     worker = subprocess.Popen(
         [EXE, "worker"],
         env=_env(data_dir, 0),

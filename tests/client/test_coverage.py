@@ -9,7 +9,7 @@ import re
 from graphql import OperationDefinitionNode, parse
 
 from hippograph.api.schema import schema
-from hippograph.client import AsyncClient, Client, documents, documents_more
+from hippograph.client import AsyncClient, Client, documents, documents_more, documents_runs
 
 # Fields a method of another name serves: ``remember`` is the one-item form of
 # ``rememberBatch``, which ``Client.remember`` sends for one item or many.
@@ -33,7 +33,7 @@ def root_fields() -> list[str]:
 
 def called_fields() -> set[str]:
     called: set[str] = set()
-    for module in (documents, documents_more):
+    for module in (documents, documents_more, documents_runs):
         for name, value in vars(module).items():
             if not name.isupper() or not isinstance(value, str):
                 continue

@@ -1,6 +1,6 @@
 """The client is a layer above graph/: it imports only the domain's records and errors (and the
-stdlib-only service clock the records' timestamps read), never the engine, the schema or the
-embedding model."""
+stdlib-only service clock the records' timestamps read; the run records of ``graph.runs.model``),
+never the engine, the schema or the embedding model."""
 
 from __future__ import annotations
 
@@ -26,5 +26,6 @@ def test_importing_the_client_loads_only_model_and_errors_of_graph() -> None:
         "hippograph.client.documents", "hippograph.client.errors", "hippograph.client.operations",
         "hippograph.client.records", "hippograph.client.transcripts",
         "hippograph.client.documents_more", "hippograph.client.operations_more",
-        "hippograph.client.views",
+        "hippograph.client.views", "hippograph.client.runs", "hippograph.client.documents_runs",
+        "hippograph.graph.runs", "hippograph.graph.runs.model",
     }  # fmt: skip

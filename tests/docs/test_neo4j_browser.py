@@ -12,6 +12,8 @@ import pytest
 
 from hippograph.graph import memories
 from hippograph.graph.model import NewMemory
+from hippograph.graph.runs import record
+from hippograph.graph.runs.experience import finish
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store import queries
 from hippograph.graph.write import writepath
@@ -38,7 +40,7 @@ def test_the_page_shows_each_file_as_it_is() -> None:
 
 def test_the_queries_have_no_backend_override() -> None:
     """The page shows one text: both backends run that file."""
-    assert len(NAMES) == 9
+    assert len(NAMES) == 10
     for name in NAMES:
         for backend in queries.BACKENDS:
             assert queries.load(f"browser/{name}", backend).path == BROWSER / f"{name}.cypher"
@@ -249,3 +251,24 @@ def test_the_entity_queries_show_people_and_their_relationships(
     assert [m.split("  ", 1)[1] for m in about["memories"]] == [
         "My sister Ana lives in Porto.", "Ana moved to Lisbon in May.",
     ]  # fmt: skip
+
+
+def test_run_timeline_reads_a_run_step_by_step(any_runtime: Runtime, namespace: str) -> None:
+    rt, ns = any_runtime, namespace
+    started = record.start(rt.store, rt.embedder, ns, "Convert the report PDF to DOCX")
+    record.add_step(rt.store, ns, started.id, action="extract")
+    record.add_tool_call(rt.store, ns, started.id, "pdftotext", status="failure", error="no tables")
+    record.add_step(rt.store, ns, started.id, thought="check the scan first")
+    record.add_step(rt.store, ns, started.id, action="ocr")
+    record.add_tool_call(rt.store, ns, started.id, "ocrmypdf", status="success", duration_ms=900)
+    finish(rt.store, rt.embedder, ns, started.id, success=True)
+    rows = run(rt, "run_timeline", namespace=ns, run_id=started.id)
+    assert columns(rows, "step", "action", "tool", "status", "error") == [
+        (1, "extract", "pdftotext", "failure", "no tables"),
+        (2, None, None, None, None),
+        (3, "ocr", "ocrmypdf", "success", None),
+    ]
+    learned = rows[0]["learned"]
+    assert any(x.startswith("procedure: ") and "ocrmypdf" in x for x in learned)
+    assert any(x.startswith("negative: ") and "pdftotext" in x for x in learned)
+    assert run(rt, "run_timeline", namespace="other", run_id=started.id) == []

@@ -28,7 +28,7 @@ WITH collect({m: m, cosine: cosine,
                           ELSE size([(m)-[:HAS_TAG]->(s:Tag) WHERE s.name = $speaker | 1]) > 0
                      END}) AS hits
 WITH hits[0..$k] AS near, [x IN hits WHERE x.said][0..$speaker_k] AS spoken
-CALL {
+CALL () {
   UNWIND $fulltext AS hit
   MATCH (f)
   WHERE elementId(f) = hit.eid AND f.id = hit.id AND f.namespace = $namespace

@@ -118,6 +118,7 @@ class Query:
     # The scope and time filters every seed statement takes ($project, $session_id, $as_of).
     scope: dict[str, Any]
     as_of: str | None
+    valid_at: str | None = None  # event time: what held then (validAt)
     caches: RecallCaches  # the pools and caches kept between recalls (the runtime's)
 
     @property

@@ -41,7 +41,11 @@ def gather(q: Query, embedder: Embedder) -> Pool:
         else None
     )
     negatives = threads.submit(triggered, q.store, q.namespace, q.context, q.scope, q.config)
-    hidden = threads.submit(_hidden, q.store, q.namespace, q.as_of) if q.as_of else None
+    hidden = (
+        threads.submit(_hidden, q.store, q.namespace, q.as_of, q.valid_at)
+        if q.as_of or q.valid_at
+        else None
+    )
     rules = rules_job.result() if rules_job is not None else []
     t0 = time.perf_counter()
     query = _embedded(embedder, q.cues.searched, standing.named_user(rules))
@@ -111,6 +115,14 @@ def _embedded(embedder: Embedder, text: str, user: str | None) -> Any:
     return mean / max(float(np.linalg.norm(mean)), 1e-12)
 
 
-def _hidden(store: Store, namespace: str, as_of: str) -> set[str]:
-    """What was not current as of ``as_of``: expansion may reach it, ranking leaves it out."""
-    return {r["id"] for r in store.read("recall/as_of_hidden", namespace=namespace, as_of=as_of)}
+def _hidden(store: Store, namespace: str, as_of: str | None, valid_at: str | None) -> set[str]:
+    """What was not current as of ``as_of``, and what did not hold at ``valid_at``: expansion
+    may reach it, ranking leaves it out."""
+    hidden: set[str] = set()
+    if as_of:
+        rows = store.read("recall/as_of_hidden", namespace=namespace, as_of=as_of)
+        hidden |= {r["id"] for r in rows}
+    if valid_at:
+        rows = store.read("recall/valid_hidden", namespace=namespace, valid_at=valid_at)
+        hidden |= {r["id"] for r in rows}
+    return hidden

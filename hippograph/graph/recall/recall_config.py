@@ -77,7 +77,9 @@ class GatherConfig:
     # At most this many memories are found through one vocabulary word.
     vocabulary_per_word: int = 50
     # Standing instructions whose condition the context asks about that seed and are kept.
-    standing_rules: int = 3
+    standing_rules: int = 1
+    # Besides them, constraints whose domain the context names (its words) that are kept.
+    constraint_rules: int = 2
     # An instruction's condition applies at this cosine to the context or above.
     standing_floor: float = 0.4
     # At most this many standing instructions of a namespace are read.

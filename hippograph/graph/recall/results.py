@@ -28,6 +28,9 @@ class RecallRequest:
     # ISO time: answer as the store stood then (Memory.current_at); superseded memories current
     # then come back as themselves, not as their successors.
     as_of: str | None = None
+    # ISO time (event time): what was true then, as the store knows it now: memories whose
+    # fact held then (created_at <= it < valid_until), superseded ones included.
+    valid_at: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -112,8 +112,11 @@ def prepare(
     validate.optional_text(request.project, "project")
     validate.optional_text(request.session_id, "sessionId")
     as_of = validate.as_of(request.as_of)
+    valid_at = validate.as_of(request.valid_at, "validAt")
     if as_of:
         statuses = list(STATUSES)
+    elif valid_at:
+        statuses = ["active", "superseded"]
     else:
         statuses = ["active", "archived"] if request.include_archived else ["active"]
     return Query(
@@ -127,6 +130,7 @@ def prepare(
         statuses=statuses,
         scope={"scopes": scopes(request.project, request.session_id), "as_of": as_of},
         as_of=as_of,
+        valid_at=valid_at,
         caches=services.caches,
     )
 

@@ -86,24 +86,27 @@ def matching(
 ) -> dict[str, tuple[str, float]]:
     """The standing instructions of ``found`` whose condition the context (its text
     ``context``, its embedding ``query``) asks about: id -> (element id, how well: the cosine
-    of the condition to the context), best first, at most ``standing_rules``, each at least
-    ``standing_floor``; their conditions' embeddings held in ``vectors`` (the runtime's:
-    `caches`). A constraint's domain condition also applies when the context names a request
-    of its domain (`text.standing.DOMAINS`), at the floor if its cosine is lower."""
+    of the condition to the context), best first: the ``standing_rules`` best whose cosine
+    reaches ``standing_floor``, and besides them up to ``constraint_rules`` whose domain the
+    context names (a request of the domain's lexicon, `text.standing.DOMAINS`: "cook" for an
+    allergy), at the floor if their cosine is lower. Their conditions' embeddings are held in
+    ``vectors`` (the runtime's: `caches`). A near condition is one; a named domain may hold
+    several constraints that all apply (an allergy and a diet)."""
+    gather = config.gather
     found = [r for r in found if r["condition"]]
-    if not found or config.gather.standing_rules <= 0:
+    if not found or gather.standing_rules <= 0:
         return {}
     embedded = vectors.get(embedder, [str(r["condition"]) for r in found])
-    cosines = embedded @ np.asarray(query, dtype=np.float32)
-    floor = config.gather.standing_floor
+    cosines = [float(c) for c in embedded @ np.asarray(query, dtype=np.float32)]
+    floor = gather.standing_floor
     asked = {d.condition for d in text_standing.DOMAINS if d.requests.search(context)}
-    fit = [
-        max(float(c), floor) if r["condition"] in asked else float(c)
-        for r, c in zip(found, cosines, strict=True)
-    ]
-    order = sorted(range(len(found)), key=lambda i: (-fit[i], found[i]["id"]))
-    return {
-        found[i]["id"]: (found[i]["eid"], fit[i])
-        for i in order[: config.gather.standing_rules]
-        if fit[i] >= floor
-    }
+    near = sorted(
+        (i for i in range(len(found)) if cosines[i] >= floor),
+        key=lambda i: (-cosines[i], found[i]["id"]),
+    )[: gather.standing_rules]
+    named = sorted(
+        (i for i in range(len(found)) if found[i]["condition"] in asked and i not in near),
+        key=lambda i: (-cosines[i], found[i]["id"]),
+    )[: gather.constraint_rules]
+    chosen = sorted([*near, *named], key=lambda i: (-max(cosines[i], floor), found[i]["id"]))
+    return {found[i]["id"]: (found[i]["eid"], max(cosines[i], floor)) for i in chosen}

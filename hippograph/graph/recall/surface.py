@@ -39,6 +39,7 @@ def answer(
         items = bridged(q.context, items)
     flagged = pool.negatives.result() if pool.negatives is not None else []
     items = with_negatives(q.store, q.namespace, items, flagged, pool.query)
+    items = scored_in_order(items)
     # A standing instruction or constraint whose condition the context names makes it no gap:
     # the context asks about what the person told how to handle ("Which libraries does this
     # project use?" after "Always include version numbers when I ask about dependencies"),
@@ -114,6 +115,19 @@ def materialize(
     ]
 
 
+def scored_in_order(items: list[Recalled]) -> list[Recalled]:
+    """``items`` with each score raised to the best score below it: what was put ahead of
+    better-scored memories (a rule, what applies, a newer value, a second hop) is, in this
+    answer, as relevant as the best it precedes, and a client reading scores reads the order
+    the answer gives."""
+    best = float("-inf")
+    kept: list[Recalled] = []
+    for item in reversed(items):
+        best = max(best, item.score)
+        kept.append(item if item.score >= best else replace(item, score=best))
+    return kept[::-1]
+
+
 def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -> list[Recalled]:
     """``items`` with each memory that tells a change ("our return flight is now on the 23rd")
     moved above the older memories it updates: ranked above it, said before it, and at least
@@ -126,7 +140,7 @@ def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -
     order = list(items)
     for item in sorted(items, key=lambda r: r.memory.created_at):
         mine = vectors.get(item.memory.id)
-        if mine is None or item.flagged or not updates.tells_update(item.memory.content):
+        if item.flagged or not updates.tells_update(item.memory.content):
             continue
         at = order.index(item)
         older = [
@@ -138,7 +152,8 @@ def updates_first(items: list[Recalled], vectors: dict[str, Any], near: float) -
             and (
                 _restates_attribute(item.memory.content, other.memory.content)
                 or (
-                    vectors.get(other.memory.id) is not None
+                    mine is not None
+                    and vectors.get(other.memory.id) is not None
                     and _cosine(mine, vectors[other.memory.id]) >= near
                 )
             )

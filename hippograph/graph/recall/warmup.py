@@ -3,10 +3,12 @@
 A fresh server's first recall paid for everything done once: each recall statement parsed and
 planned by the engine, the driver's connections opened, the model's first inference. The
 warm-up does that before the server says it is ready: it plans (``EXPLAIN``) every ``recall/``
-statement, runs one recall on a namespace of its own that holds nothing, then one on a
-namespace that holds memories (the engine's code for expansion and scoring only runs on real
-rows, and was most of what remained). Recalls without a session, and without the upkeep that
-follows a client's recall, write nothing; what they return is dropped.
+statement with representative parameters (``graph/store/samples.py``: Neo4j caches a plan by
+its text and its parameters' types, and a statement planned without its parameters gets a
+"parameter missing" warning and no cached plan), runs one recall on a namespace of its own that
+holds nothing, then one on a namespace that holds memories (the engine's code for expansion and
+scoring only runs on real rows, and was most of what remained). Recalls without a session, and
+without the upkeep that follows a client's recall, write nothing; what they return is dropped.
 
 On the embedded engine with 2,000 memories (bench/first_recall.py, 2 busy cores, 3 fresh
 processes each): the first recall took 2.9-5.8 s (median 5.2 s) cold, 0.27-0.57 s (median
@@ -23,7 +25,7 @@ from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.recall import retrieval
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
-from hippograph.graph.store import queries
+from hippograph.graph.store import queries, samples
 from hippograph.graph.store.store import Store, mapped_errors, statement
 
 log = logging.getLogger(__name__)
@@ -53,7 +55,9 @@ def warm(
     """
     started = time.perf_counter()
     for name in statement_names():
-        text, params = statement(store.dialect, name, {})
+        query = queries.load(name, store.dialect.name)
+        sample = samples.parameters(query, dimensions=embedder.dimensions)
+        text, params = statement(store.dialect, name, sample)
         with mapped_errors():
             store.driver.execute_query(f"EXPLAIN {text}", params, database_=store.database)
     request = retrieval.RecallRequest(context=WARMUP_CONTEXT, k=10)

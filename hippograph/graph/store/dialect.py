@@ -86,6 +86,10 @@ _COMMON_SCHEMA = (
     "schema/word_namespace_index",
     "schema/entity_uid_unique",
     "schema/entity_namespace_index",
+    "schema/run_id_unique",
+    "schema/run_namespace_index",
+    "schema/tool_call_id_unique",
+    "schema/tool_call_namespace_index",
 )
 
 _ARCADEDB_OWN = (

@@ -34,7 +34,7 @@ from hippograph.graph.errors import (
     HippographError,
     QueryTimeout,
 )
-from hippograph.graph.store import queries
+from hippograph.graph.store import notices, queries
 from hippograph.graph.store.dialect import DIALECTS, Dialect
 from hippograph.graph.store.engine import EmbeddedEngine, credentials, read_info
 from hippograph.settings import Settings
@@ -367,8 +367,11 @@ class Store:
                 self._busy.notify_all()
 
     def ping(self) -> None:
+        """One round trip to the graph, as a read (a cluster may answer it from any member)."""
         with self._mapped():
-            self.driver.execute_query("RETURN 1 AS ok", database_=self.database)
+            self.driver.execute_query(
+                "RETURN 1 AS ok", database_=self.database, routing_=neo4j.RoutingControl.READ
+            )
 
     def close(self) -> None:
         """Refuse new statements, wait up to CLOSE_WAIT_S for those in flight, then close the
@@ -513,11 +516,17 @@ def _first_line(error: BaseException) -> str:
 
 def _driver(settings: Settings, uri: str, auth: tuple[str, str]) -> neo4j.Driver:
     """A driver for ``uri`` that asks the server not to send the notifications
-    ``settings.graph.disabled_notifications`` names (Bolt 5.2+: Neo4j 5.7+ and ArcadeDB speak it),
-    and waits for a pooled connection at most ``settings.graph.query_timeout_s``."""
+    ``settings.graph.disabled_notifications`` names nor any under
+    ``settings.graph.notifications_min_severity`` (Bolt 5.2+: Neo4j 5.7+ and ArcadeDB speak it),
+    logs those it gets once each (``notices``), and waits for a pooled connection at most
+    ``settings.graph.query_timeout_s``."""
+    notices.install()
     options: dict[str, Any] = {
         # A request waits for a free connection no longer than a statement may run.
         "connection_acquisition_timeout": settings.graph.query_timeout_s,
+        "notifications_min_severity": neo4j.NotificationMinimumSeverity(
+            settings.graph.notifications_min_severity
+        ),
     }
     disabled = settings.graph.disabled_notifications
     if disabled:

@@ -39,16 +39,20 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\b(?:the\s+user['’]s|my|mine)\b", re.IGNORECASE)
-_PERSON = re.compile(r"\b(?:the\s+user|I['’]m|I\s+am|I|me)\b", re.IGNORECASE)
+_BEING = re.compile(r"\b(?:the\s+user\s+is|I['’]m|I\s+am)\b", re.IGNORECASE)
+_PERSON = re.compile(r"\b(?:the\s+user|I|me)\b", re.IGNORECASE)
 _PUNCTUATION = re.compile(r"\s*[,.!?;]+\s*")
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
-_RELATION = re.compile(
-    r"\b(?:sister|brother|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse"
+# Who or what a statement may be about besides the speaker ("my sister", "our dog"), as a regex
+# alternation: shared with extraction, which binds "my friend Fatima" to the name.
+RELATIONS = (
+    r"(?:sister|brother|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse"
     r"|girlfriend|boyfriend|son|daughter|kids?|children|child|baby|aunt|uncle|cousin|niece"
-    r"|nephew|grand\w+|friend|boss|manager|colleague|coworker|neighbou?r|roommate|flatmate"
-    r"|dog|cat|pet|team|company|client|customer|landlord|doctor)s?\b",
-    re.IGNORECASE,
+    r"|nephew|grand\w+|friend|boss|manager|colleague|co-?worker|neighbou?r|roommate|flatmate"
+    r"|teacher|doctor|dentist|therapist|coach|mentor|supervisor|assistant|lead|client"
+    r"|customer|landlord|dog|cat|pet|team|company)"
 )
+_RELATION = re.compile(rf"\b{RELATIONS}s?\b", re.IGNORECASE)
 
 
 _ORDINALS = [
@@ -144,7 +148,7 @@ def neutral(text: str) -> str:
     text = numbers_as_digits(_SPEAKER.sub("", text.strip(), count=1))
     text = _FILLER.sub("", text)
     text = _POSSESSIVE.sub("their", text)
-    text = _PERSON.sub("they", text)
+    text = _PERSON.sub("they", _BEING.sub("they are", text))
     return _PUNCTUATION.sub(" ", text).strip().lower()
 
 
@@ -161,7 +165,8 @@ def number_keys(namespace: str, text: str) -> list[str]:
 
 def relation_keys(namespace: str, text: str) -> list[str]:
     """Salted hashes of the relations ``text`` names (sister, boss, dog, ...)."""
-    return _keys(namespace, (m.lower().rstrip("s") for m in _RELATION.findall(text)))
+    said = _SPEAKER.sub("", text.strip(), count=1)  # "Assistant: ..." names no relation
+    return _keys(namespace, (m.lower().rstrip("s") for m in _RELATION.findall(said)))
 
 
 def restates(

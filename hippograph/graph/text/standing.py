@@ -39,6 +39,8 @@ from typing import Any
 # are short; a long sentence holding "when I ask" is a story or an explanation.
 MAX_CONDITION_CHARS = 200
 MAX_SENTENCE_CHARS = 400
+# The longest memory read as a constraint.
+MAX_CONSTRAINT_WORDS = 40
 
 _A = "['’]"
 _DIRECTIVE = (
@@ -66,6 +68,7 @@ _DIRECTIVE_FIRST = re.compile(rf"^{_OPENING}{_DIRECTIVE}.*?\b{_REQUEST}{_CONDITI
 _CONDITION_FIRST = re.compile(rf"^{_OPENING}{_REQUEST}{_CONDITION},\s*{_DIRECTIVE}", re.IGNORECASE)
 # "User: ...", "Jon: ...": a speaker label before the text.
 _SPEAKER = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s+")
+_ASSISTANT = re.compile(r"^\s*assistant\s*:", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _SPACE = re.compile(r"\s+")
 
@@ -206,7 +209,11 @@ DOMAINS: tuple[Domain, ...] = (
             rf"|\bwheelchair\b|\bbad\s+(?:knee|knees|back|hip)\b|\bpregnan(?:t|cy)\b"
             rf"|\b{_CANT}\s+(?:walk|climb|swim|drive|fly)\b"
             rf"|{_RULE}.*\b(?:layovers?|flights?|red[- ]eyes?|hotels?|hostels?|seats?|trains?"
-            rf"|fly)\b",
+            rf"|fly)\b"
+            # a standing travel preference: "Aisle, always aisle", "always a window seat"
+            rf"|\b(?:always|only|never)\b[^.!?]{{0,30}}\b(?:aisle|window\s+seats?|middle\s+seats?"
+            rf"|exit\s+rows?|direct\s+flights?|red[- ]eyes?)\b"
+            rf"|\b(?:aisle|window)\b[^.!?]{{0,30}}\balways\b",
             re.IGNORECASE,
         ),
     ),
@@ -232,7 +239,7 @@ DOMAINS: tuple[Domain, ...] = (
             rf"\b(?:not\s+available|unavailable)\b"
             rf"|\b{_CANT}\s+(?:do|make|meet|attend|take)\s+(?:\w+\s+)?(?:mornings?|evenings?|"
             rf"weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|meetings?)\b"
-            rf"|{_RULE}.*\b(?:meetings?|calls?|schedul\w*|appointments?)\b",
+            rf"|{_RULE}.*\b(?:meetings?|schedul\w*|appointments?)\b",
             re.IGNORECASE,
         ),
     ),
@@ -394,10 +401,14 @@ def instruction(content: str) -> str | None:
 def condition(content: str) -> str | None:
     """The request ``content`` stands for: an instruction's own condition clause, else the
     condition of the domain a constraint, a never-do rule or the user's name binds it to; or
-    None."""
+    None. A constraint is the person's and short: an assistant's answer, or a long turn that
+    holds an imperative somewhere ("don't forget to schedule the review"), stands for
+    nothing."""
     found = instruction(content)
     if found is not None:
         return found
+    if _ASSISTANT.match(content) or len(content.split()) > MAX_CONSTRAINT_WORDS:
+        return None
     for sentence in _sentences(content):
         for d in DOMAINS:
             if d.forms.search(sentence):

@@ -114,7 +114,9 @@ _COPULA = re.compile(
     re.IGNORECASE,
 )
 # Verbs that state a change by themselves ("moved to Denver"), without a change cue.
-_CHANGE_VERB = re.compile(r"\b(?:moved|moving|moves|relocated|relocating)\b", re.IGNORECASE)
+_CHANGE_VERB = re.compile(
+    r"\b(?:moved|moving|moves|relocated|relocating|switched|migrated|replaced)\b", re.IGNORECASE
+)
 # The end of an attribute: "no longer works at Google" supersedes "works at Google".
 _ENDED = re.compile(
     r"\b(?:no\s+longer|not\s+any\s?more|quit|left|stopped\s+working)\b", re.IGNORECASE
@@ -341,12 +343,9 @@ def subject(text: str) -> str | None:
     """Who or what the fact is about: the leading run of capitalised words (``Sam``, ``Ana
     Lopez``) or the ``Speaker:`` prefix of an extracted turn; None when it opens otherwise."""
     head = text.split(":", 1)
-    if (
-        len(head) == 2
-        and 0 < len(head[0]) <= 40
-        and head[0].strip()[:1].isupper()
-        and not _ANNOUNCEMENT.fullmatch(head[0].strip())
-    ):
+    if len(head) == 2 and _ANNOUNCEMENT.fullmatch(head[0].strip()):
+        return subject(head[1])  # "Quick update: Maya moved ...": Maya
+    if len(head) == 2 and 0 < len(head[0]) <= 40 and head[0].strip()[:1].isupper():
         return head[0].strip().casefold()
     tokens = re.findall(r"[A-Za-z][\w'-]*", text)
     while tokens and tokens[0].casefold() in _LEADING_FILLER:

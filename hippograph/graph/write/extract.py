@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from hippograph.graph.text import standing
+from hippograph.graph.text import restate, standing
 from hippograph.graph.text.standing import IDENTITY_PREFIX
 from hippograph.graph.write import signals
 
@@ -466,15 +466,8 @@ _FAREWELL = re.compile(
 )
 # Someone the user introduces by their relation: "my old college friend Fatima", "a son,
 # Idris", "my daughter Lucía".
-_RELATIONS = (
-    r"(?:sister|brother|mother|mom|mum|father|dad|wife|husband|partner|spouse|girlfriend"
-    r"|boyfriend|son|daughter|kid|child|baby|aunt|uncle|cousin|niece|nephew|grandma|grandpa"
-    r"|grandmother|grandfather|friend|boss|manager|colleague|coworker|co-worker|neighbou?r"
-    r"|roommate|flatmate|teacher|doctor|dentist|therapist|coach|mentor|supervisor|assistant"
-    r"|lead|client)"
-)
 _INTRODUCED_PERSON = re.compile(
-    rf"\b{_RELATIONS}s?\s*,?\s+(?:named\s+|called\s+)?(?P<name>[A-ZÀ-Þ][^\W\d_]+)"
+    rf"\b{restate.RELATIONS}s?\s*,?\s+(?:named\s+|called\s+)?(?P<name>[A-ZÀ-Þ][^\W\d_]+)"
 )
 # A sentence that opens on "she", "he", "her" or "his": about the person last introduced.
 _LEADING_PRONOUN = re.compile(
@@ -575,7 +568,7 @@ def _user_sentence(sentence: str) -> str | None:
 _CHATTER = _word_set(
     """yes no please maybe ciao salut hola hallo bonjour ola aloha later soon take care perfect
     exactly indeed sounds definitely absolutely right true sure fine course worries problem
-    all that's thats appreciate ha thanks thank great cool"""
+    all that's thats appreciate ha thanks thank great cool nothing much bored"""
 )
 
 

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 PAGE = 1_000
 # The migrations' names: a store marked done with one skips it at start-up.
 REKEY = f"fulltext_terms:{fulltext.VERSION}"
-STANDING = "standing-conditions-v3"
+STANDING = "standing-conditions-v5"
 SCOPE_KEYS = "scope-keys-v1"
 
 
@@ -100,12 +100,12 @@ def rekey(store: Store) -> int:
 
 
 def standing(store: Store) -> int:
-    """Give every memory written before conditions were derived its ``applies_when``, once per
-    store: run at start-up, before the service answers. Returns how many memories are
-    standing instructions (0 when already done)."""
+    """Derive every memory's ``applies_when`` again with the rules of this version, once per
+    store: run at start-up, before the service answers. A memory the rules no longer read as
+    standing loses its condition. Returns how many memories changed (0 when already done)."""
 
     def update(row: Row) -> dict[str, Any] | None:
         found = instructions.props(str(row["namespace"]), str(row["content"] or ""))
-        return {"id": row["id"], **found} if found["standing_in"] else None
+        return {"id": row["id"], **found} if found["applies_when"] != row["applies_when"] else None
 
     return over_texts(store, STANDING, "memory/set_standing", update, "standing instructions")

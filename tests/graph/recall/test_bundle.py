@@ -175,3 +175,48 @@ def test_the_counter_uses_the_models_tokenizer_or_says_it_approximates(tmp_path:
     approx = TokenCounter(tmp_path)
     assert not approx.exact
     assert approx.count("x" * 9) == 3 and approx.truncate("x" * 9, 2) == "x" * 8
+
+
+def test_a_replaced_fact_is_dated_by_when_it_stopped_being_true(
+    runtime: Runtime, namespace: str
+) -> None:
+    """Told today that Ada changed jobs in June 2024: the old job ended then, not today."""
+    old, new = remember(
+        runtime,
+        namespace,
+        NewMemory(content="Ada works at Google.", occurred_at="2020-02-01T00:00:00Z"),
+        NewMemory(
+            content="Ada works at Microsoft since June 2024.", occurred_at="2024-06-01T00:00:00Z"
+        ),
+    )
+    memories.supersede(runtime.store, namespace, old, new, reason="changed jobs")
+    found = build(runtime, namespace, "Where does Ada work?", budget=500)
+    assert "  - earlier, until 2024-06-01: Ada works at Google." in found.text.splitlines()
+    as_json = json.loads(build(runtime, namespace, "Where does Ada work?", format="json").text)
+    [memory] = as_json["memories"]
+    assert memory["earlier"] == [{"until": "2024-06-01", "content": "Ada works at Google."}]
+
+
+def test_a_constraint_that_applies_is_kept_in_a_small_budget_and_a_gap(
+    runtime: Runtime, namespace: str
+) -> None:
+    """ "What should I cook tonight?" shares no word with the allergy; the allergy stands for
+    food (text/standing.py) and comes first, also where the rest is left out."""
+    remember(
+        runtime,
+        namespace,
+        *[NewMemory(content=c) for c in FACTS],
+        NewMemory(content="Maya is allergic to peanuts."),
+    )
+    found = build(runtime, namespace, "What should I cook for dinner tonight?", budget=60)
+    assert "Maya is allergic to peanuts." in found.text and found.tokens <= 60
+    result = retrieval.recall(
+        runtime.store,
+        runtime.embedder,
+        namespace,
+        retrieval.RecallRequest(context="Any dinner ideas for this weekend?", k=5),
+        runtime.cascade,
+        services=runtime.services,
+    )
+    assert result.items[0].memory.content == "Maya is allergic to peanuts."
+    assert result.items[0].applies and not result.gap

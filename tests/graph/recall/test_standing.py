@@ -196,3 +196,27 @@ def test_kept_places_the_named_inside_the_top_k(
     ranked = rank.kept(_scored(ids), k, list(wanted))
     assert "".join(r.id for r in ranked[:k]) == expected
     assert sorted(r.id for r in ranked) == sorted(ids)
+
+
+def test_a_memory_the_rules_no_longer_read_as_standing_loses_its_condition(
+    runtime: Runtime, namespace: str
+) -> None:
+    """An older version read an assistant's answer as a constraint: the migration takes the
+    condition away again, as it gives one to what now stands."""
+    advice = "Assistant: Don't schedule meetings before 10am; mornings are for focus."
+    [wrong] = writepath.remember(
+        runtime.store, runtime.embedder, namespace, [NewMemory(content=advice)],
+        policy=runtime.policy,
+    )  # fmt: skip
+    runtime.store.driver.execute_query(
+        "MATCH (m:Memory {id: $id}) SET m.applies_when = 'scheduling', m.standing_in = $ns",
+        id=wrong.memory.id,
+        ns=namespace,
+        database_=runtime.store.database,
+    )
+    migration_pending(runtime.store, migrate.STANDING)
+    assert migrate.standing(runtime.store) >= 1
+    assert _props(runtime, namespace, wrong.memory.id) == {
+        "applies_when": None,
+        "standing_in": None,
+    }

@@ -33,6 +33,7 @@ def test_the_exact_scan_answers_where_the_index_leaves_fewer_than_k(
         "statuses": ["active"],
         "embedding": vector(runtime.embedder.embed(["bees"])[0]),
         "as_of": None,
+        "scopes": None,  # every scope (graph.model.scopes gives a caller's)
     }
     search, exact = "memory/vector_search", "memory/vector_search_exact"
     two = nearest.nearest(runtime.store, search, exact, 2, floor=50, **params)

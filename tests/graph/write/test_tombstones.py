@@ -100,3 +100,33 @@ def test_consolidation_does_not_bring_a_forgotten_fact_back(rt: Runtime, namespa
         memories.forget(rt.store, namespace, memory.id)
     consolidate_now(rt, namespace=namespace, force=True)
     assert hiking(rt, namespace) == []
+
+
+def _user(session: str, index: int, text: str) -> episodes.NewTurn:
+    return episodes.NewTurn(
+        session_id=session, turn_index=index, role="user", text=text,
+        timestamp=f"2024-02-{index + 1:02d}T10:00:00Z",
+    )  # fmt: skip
+
+
+def test_a_restatement_in_other_words_stays_forgotten_and_a_new_value_does_not(
+    rt: Runtime, namespace: str
+) -> None:
+    """Forgotten through the API (which gives the embedder): "the fourteenth of March, by the
+    way" restates "14 March" (text/restate.py); another date, or a sister's birthday, is new."""
+    [birthday] = memories_of(rt, namespace, NewMemory(content="My birthday is on 14 March."))
+    memories.forget(rt.store, namespace, birthday, hard=True, embedder=rt.embedder)
+    ingest(
+        rt,
+        namespace,
+        _user("later", 0, "My birthday, it's the fourteenth of March, by the way."),
+        _user("later", 1, "My sister's birthday is on 14 March too."),
+        _user("later", 2, "My partner's favourite cake is carrot cake."),
+    )
+    said = [m.content for m in active(rt, namespace)]
+    assert not any("fourteenth" in c for c in said)
+    assert any("sister's birthday" in c for c in said)
+
+
+def memories_of(rt: Runtime, ns: str, *items: NewMemory) -> list[str]:
+    return [r.memory.id for r in remember(rt, ns, *items)]

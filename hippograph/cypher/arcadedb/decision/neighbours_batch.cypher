@@ -1,8 +1,7 @@
 // ArcadeDB: a procedure CALL after UNWIND yields the rows of the last input row only; inside a
 // subquery it runs once per row, as on Neo4j.
 UNWIND $rows AS row
-CALL {
-  WITH row
+CALL (row) {
   CALL db.index.vector.queryNodes($vector_index, $candidates, row.embedding) YIELD node, score
   RETURN node AS m, score
 }

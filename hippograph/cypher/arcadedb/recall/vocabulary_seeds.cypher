@@ -2,8 +2,7 @@
 // subquery it runs once per row, as on Neo4j (see the common statement for the rest).
 // $scopes: the scope keys the recall sees (graph.model.scopes; why a stored key: recall/expand).
 UNWIND $words AS row
-CALL {
-  WITH row
+CALL (row) {
   CALL db.index.fulltext.queryNodes($fulltext_index, row.term, {limit: $per_word}) YIELD node
   RETURN node AS m
 }

@@ -1,0 +1,6 @@
+// Why an update of a tool call matched nothing: whether it exists, whether its run ended.
+MATCH (c:ToolCall {id: $id})
+WITH c
+WHERE c.namespace = $namespace
+MATCH (r:Run)-[:HAS_STEP]->(:Step)-[:HAS_TOOL_CALL]->(c)
+RETURN r.id AS run_id, r.ended AS ended, r.status AS status

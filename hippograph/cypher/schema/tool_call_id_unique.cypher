@@ -1,0 +1,1 @@
+CREATE CONSTRAINT tool_call_id_unique IF NOT EXISTS FOR (n:ToolCall) REQUIRE n.id IS UNIQUE
