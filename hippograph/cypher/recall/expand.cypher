@@ -112,6 +112,7 @@ UNION ALL
 UNWIND $frontier AS f
 MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
 WITH f[1] AS src, a
+WHERE $max_entity_degree > 0
 MATCH (a)-[:MENTIONS]->(e:Entity)
 WHERE e.mentions > 1 AND e.mentions <= $max_entity_degree
 MATCH (e)<-[:MENTIONS]-(m:Memory)
