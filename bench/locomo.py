@@ -16,8 +16,9 @@ the same `recall` on the same engine: ``no-vocabulary`` (no vocabulary seeds), `
 (no addressee cue: "you" in a question to an assistant's memory), ``framed`` (the frame that
 reports a turn, "did I mention", left in the searched text), ``no-anchors`` (activation may push
 the best direct matches out of the top k), ``no-standing`` (standing instructions, "Always ...
-when I ask about X", not matched by their condition), ``no-expand`` (no graph expansion) and
-``seeds-only`` (hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker,
+when I ask about X", not matched by their condition), ``no-expand`` (no graph expansion), ``entities`` (recall following entities: seeds from the
+entities a question names, expansion over shared ones; off by default, so this is the
+no-entities question asked the other way round) and ``seeds-only`` (hybrid seeds alone: no expansion, no pseudo-relevance feedback, no speaker,
 addressee or date cues).
 Recalls ask for the nearest memories even when nothing clears the relevance floor
 (``include_gap``): the bench measures the ranking, not the gap threshold. Post-retrieval

@@ -340,6 +340,8 @@ class RecallSettings:
     # On a 100,000-memory namespace with a natural vocabulary they cost ~20 ms at p95.
     vocabulary_seeds: int = _var("HIPPOGRAPH_RECALL_VOCABULARY_SEEDS", 20)
     """Memories the vocabulary seeds add (CascadeConfig.vocabulary_seeds); 0 turns them off."""
+    entities: bool = _var("HIPPOGRAPH_RECALL_ENTITIES", False)
+    """Recall follows entities (recipes.ENTITIES): off, it did not help on LoCoMo dev."""
     upkeep_interval_s: float = _var("HIPPOGRAPH_RECALL_UPKEEP_INTERVAL_S", 5.0)
     """Longest post-recall upkeep (links, use counts, gaps) waits to be written, in seconds."""
     verify_timeout_s: float = _var("HIPPOGRAPH_VERIFY_TIMEOUT_S", 5.0)

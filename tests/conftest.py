@@ -35,7 +35,7 @@ _OPEN: list[Runtime] = []
 NAMESPACED_LABELS = (
     "Memory", "Tag", "Cluster", "Tombstone", "RecallSession", "Episode", "Decision",
     "RememberEvent", "Gap", "CoreBlock", "CoreChange", "Profile", "RebuildState",
-    "EditEvent", "Word", "Run", "Step", "ToolCall",
+    "EditEvent", "Word", "Entity", "Run", "Step", "ToolCall",
 )  # fmt: skip
 # Every label Hippograph writes; a Neo4j test database holding others is refused.
 HIPPOGRAPH_LABELS = (

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from hippograph.graph.errors import ConfigError
+from hippograph.graph.recall.recipes import ENTITIES
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JobsConfig
 from hippograph.settings import ALIASES, GROUPS, VARIABLES, Settings, markdown_table, with_table
 
@@ -63,6 +64,13 @@ def test_the_vocabulary_seeds_are_read_and_default_to_20() -> None:
     assert (
         Settings.from_env({"HIPPOGRAPH_RECALL_VOCABULARY_SEEDS": "0"}).recall.vocabulary_seeds == 0
     )
+
+
+def test_recall_follows_entities_only_when_asked() -> None:
+    assert Settings.from_env({}).recall.entities is False
+    asked = Settings.from_env({"HIPPOGRAPH_RECALL_ENTITIES": "true"})
+    assert asked.recall.entities is True
+    assert ENTITIES.gather.entity_seeds > 0 and ENTITIES.spread.mentions_weight > 0
 
 
 def test_the_turn_limit_is_read_and_defaults_to_512_kib() -> None:

@@ -52,6 +52,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "pending": "read", "core": "read", "coreChanges": "read", "profile": "read",
     "neighbourhood": "read", "clusters": "read", "provenance": "read",  # the explorer's
     "sessions": "read", "conversation": "read",
+    "entity": "read", "entities": "read",
     "run": "read", "runs": "read", "similarRuns": "read", "toolStats": "read",  # agent runs
     "jobRuns": None,
     # write
@@ -60,6 +61,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "feedback": "write", "observe": "write", "used": "write",
     "eraseTurn": "write", "clearSession": "write", "erase": "write",  # as forget(hard)
     "consolidate": "write",  # without a namespace: every namespace, admin over *
+    "relate": "write", "mergeEntities": "write", "splitEntity": "write",
     "startRun": "write", "addStep": "write", "addToolCall": "write", "updateToolCall": "write",
     "finishRun": "write",
     # admin

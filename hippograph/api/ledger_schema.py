@@ -58,6 +58,7 @@ class ErasurePayload:
     edits: int
     gaps: int
     tags: int
+    entities: int = strawberry.field(description="entities no memory mentions any longer, deleted")
     words: int
     compacted: bool = strawberry.field(
         description="the embedded engine's word indexes were rebuilt (README, Security)"
@@ -71,7 +72,8 @@ class ErasurePayload:
         return cls(
             turns=e.turns, memories=e.memories, kept=e.kept, decisions=e.decisions,
             remember_items=e.remember_items, edits=e.edits, gaps=e.gaps, tags=e.tags,
-            words=e.words, compacted=e.compacted, dry_run=e.dry_run, turn_ids=list(e.turn_ids),
+            entities=e.entities, words=e.words, compacted=e.compacted, dry_run=e.dry_run,
+            turn_ids=list(e.turn_ids),
             memory_ids=[strawberry.ID(i) for i in e.memory_ids],
         )  # fmt: skip
 

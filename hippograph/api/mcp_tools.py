@@ -303,6 +303,35 @@ TOOLS: tuple[ToolSpec, ...] = (
         idempotent=True,
     ),
     ToolSpec(
+        name="entity",
+        title="Everything about",
+        description=(
+            'Everything known about a person, place or thing (by name, alias such as "my '
+            'sister", or id): its relationships (ended ones with until), its most important '
+            "current memories and its timeline."
+        ),
+        document=documents_more.ENTITY,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="entities",
+        title="Entities",
+        description="The people, places and things memories mention, most mentioned first.",
+        document=documents_more.ENTITIES,
+        read_only=True,
+    ),
+    ToolSpec(
+        name="relate",
+        title="Relate entities",
+        description=(
+            "State from TYPE to between two entities (WORKS_AT, KNOWS, ...); ended: it no "
+            "longer holds (kept with its end, not deleted)."
+        ),
+        document=documents_more.RELATE,
+        read_only=False,
+        idempotent=True,
+    ),
+    ToolSpec(
         name="start_run",
         title="Start a run",
         description=(
@@ -335,6 +364,21 @@ TOOLS: tuple[ToolSpec, ...] = (
         title="Report a tool call's end",
         description="Report what a recorded call returned: status, result, durationMs, error.",
         document=documents_runs.UPDATE_TOOL_CALL,
+        read_only=False,
+        idempotent=True,
+    ),
+    ToolSpec(
+        name="merge_entities",
+        title="Merge entities",
+        description="Record that two entities are one (split_entity undoes it).",
+        document=documents_more.MERGE_ENTITIES,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="split_entity",
+        title="Split an entity",
+        description="Undo the merge of an entity (by id).",
+        document=documents_more.SPLIT_ENTITY,
         read_only=False,
         idempotent=True,
     ),

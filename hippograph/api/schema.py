@@ -9,6 +9,7 @@ from hippograph.api.access import AccessControl
 from hippograph.api.access_schema import AccessMutation, AccessQuery
 from hippograph.api.bundle_schema import BundleMutation, BundleQuery
 from hippograph.api.core_schema import CoreQuery
+from hippograph.api.entity_schema import EntityMutation, EntityQuery
 from hippograph.api.errors import HippographErrors, HippographSchema
 from hippograph.api.explore_schema import ExploreQuery
 from hippograph.api.ingest_schema import IngestMutation, IngestQuery
@@ -33,6 +34,7 @@ RootQuery = merge_types(
         ProfileQuery,
         ExploreQuery,
         AccessQuery,
+        EntityQuery,
         RunsQuery,
     ),  # fmt: skip
 )
@@ -49,6 +51,7 @@ RootMutation = merge_types(
         BundleMutation,
         UsageMutation,
         AccessMutation,
+        EntityMutation,
         RunsMutation,
     ),  # fmt: skip
 )

@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 
 import httpx
 
+from hippograph.client import entity_views, views
 from hippograph.client import operations as ops
 from hippograph.client import operations_more as opx
-from hippograph.client import views
 from hippograph.client.errors import BAD_REQUEST, RemoteError, from_graphql
 from hippograph.client.records import (
     Health,
@@ -277,6 +277,48 @@ class Client(RunMethods):
     def profile(self) -> views.Profile:
         """Who the user is and what they want, with skill proposals."""
         return self._run(opx.profile(self.namespace))
+
+    def entity(
+        self,
+        name: str | None = None,
+        *,
+        entity_id: str | None = None,
+        memories: int | None = None,
+        timeline: int | None = None,
+        types: Sequence[str] | None = None,
+    ) -> entity_views.EntityView:
+        """Everything about one entity (by name, alias or id): its aliases, relationships,
+        most important current memories and timeline."""
+        return self._run(opx.entity(self.namespace, name, entity_id, memories, timeline, types))
+
+    def entities(
+        self, *, kind: str | None = None, query: str | None = None, first: int | None = None
+    ) -> list[entity_views.Entity]:
+        """The namespace's entities, the most mentioned first."""
+        return self._run(opx.entities(self.namespace, kind, query, first))
+
+    def relate(
+        self,
+        source: str,
+        type_: str,
+        target: str,
+        *,
+        kind: str | None = None,
+        since: str | None = None,
+        ended: bool = False,
+    ) -> list[entity_views.Relationship]:
+        """source TYPE target between entities (created when unknown); ended: it ends."""
+        return self._run(opx.relate(self.namespace, source, type_, target, kind, since, ended))
+
+    def merge_entities(
+        self, source: str, into: str, *, reason: str | None = None
+    ) -> entity_views.Entity:
+        """Record that source is the same entity as into (undone by split_entity)."""
+        return self._run(opx.merge_entities(self.namespace, source, into, reason))
+
+    def split_entity(self, entity_id: str) -> entity_views.Entity:
+        """Undo the merge of an entity."""
+        return self._run(opx.split_entity(self.namespace, entity_id))
 
     def sessions(self, *, first: int | None = None, after: str | None = None) -> views.SessionPage:
         """The sessions, most recently active first (after: a page's next_cursor)."""
@@ -603,6 +645,46 @@ class AsyncClient(AsyncRunMethods):
 
     async def profile(self) -> views.Profile:
         return await self._run(opx.profile(self.namespace))
+
+    async def entity(
+        self,
+        name: str | None = None,
+        *,
+        entity_id: str | None = None,
+        memories: int | None = None,
+        timeline: int | None = None,
+        types: Sequence[str] | None = None,
+    ) -> entity_views.EntityView:
+        return await self._run(
+            opx.entity(self.namespace, name, entity_id, memories, timeline, types)
+        )
+
+    async def entities(
+        self, *, kind: str | None = None, query: str | None = None, first: int | None = None
+    ) -> list[entity_views.Entity]:
+        return await self._run(opx.entities(self.namespace, kind, query, first))
+
+    async def relate(
+        self,
+        source: str,
+        type_: str,
+        target: str,
+        *,
+        kind: str | None = None,
+        since: str | None = None,
+        ended: bool = False,
+    ) -> list[entity_views.Relationship]:
+        return await self._run(
+            opx.relate(self.namespace, source, type_, target, kind, since, ended)
+        )
+
+    async def merge_entities(
+        self, source: str, into: str, *, reason: str | None = None
+    ) -> entity_views.Entity:
+        return await self._run(opx.merge_entities(self.namespace, source, into, reason))
+
+    async def split_entity(self, entity_id: str) -> entity_views.Entity:
+        return await self._run(opx.split_entity(self.namespace, entity_id))
 
     async def sessions(
         self, *, first: int | None = None, after: str | None = None

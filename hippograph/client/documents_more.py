@@ -41,7 +41,8 @@ query Conversation(
     + EPISODE_FIELDS
 )
 
-_ERASURE = """turns memories kept decisions rememberItems edits gaps tags words compacted dryRun
+_ERASURE = """turns memories kept decisions rememberItems edits gaps tags entities words
+    compacted dryRun
     turnIds memoryIds"""
 
 ERASE_TURN: Final = f"""
@@ -183,3 +184,66 @@ query Audit($namespace: String, $since: DateTime, $limit: Int = 100) {
     at keyId operation namespace outcome
   }
 }"""
+
+ENTITY_FIELDS: Final = """
+fragment EntityFields on Entity {
+  uid name canonical kind aliases description firstSeen lastSeen mentions mergedInto
+}"""
+
+_RELATIONSHIP = """type outgoing otherUid otherName otherKind since until source recordedAt"""
+
+ENTITY: Final = (
+    f"""
+query Entity(
+  $namespace: String!, $name: String, $id: ID, $memories: Int = 10, $timeline: Int = 50,
+  $types: [String!]
+) {{
+  entity(namespace: $namespace, name: $name, id: $id, memories: $memories, timeline: $timeline,
+         types: $types) {{
+    entity {{ ...EntityFields }}
+    merged {{ uid name at reason }}
+    relationships {{ {_RELATIONSHIP} }}
+    memories {{ ...MemoryFields }}
+    timeline {{ at role memory {{ ...MemoryFields }} }}
+  }}
+}}"""
+    + ENTITY_FIELDS
+    + MEMORY_FIELDS
+)
+
+ENTITIES: Final = (
+    """
+query Entities($namespace: String!, $kind: String, $query: String = "", $first: Int = 50) {
+  entities(namespace: $namespace, kind: $kind, query: $query, first: $first) {
+    ...EntityFields
+  }
+}"""
+    + ENTITY_FIELDS
+)
+
+RELATE: Final = f"""
+mutation Relate(
+  $namespace: String!, $from: String!, $type: String!, $to: String!, $kind: String,
+  $since: String, $ended: Boolean = false
+) {{
+  relate(namespace: $namespace, from: $from, type: $type, to: $to, kind: $kind, since: $since,
+         ended: $ended) {{ {_RELATIONSHIP} }}
+}}"""
+
+MERGE_ENTITIES: Final = (
+    """
+mutation MergeEntities($namespace: String!, $from: String!, $into: String!, $reason: String = "") {
+  entity: mergeEntities(namespace: $namespace, from: $from, into: $into, reason: $reason) {
+    ...EntityFields
+  }
+}"""
+    + ENTITY_FIELDS
+)
+
+SPLIT_ENTITY: Final = (
+    """
+mutation SplitEntity($namespace: String!, $id: ID!) {
+  entity: splitEntity(namespace: $namespace, id: $id) { ...EntityFields }
+}"""
+    + ENTITY_FIELDS
+)

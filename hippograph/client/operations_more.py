@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hippograph.client import documents, documents_more, views
+from hippograph.client import documents, documents_more, entity_views, views
 from hippograph.client.operations import Operation, _vars
 from hippograph.client.records import Json
 from hippograph.graph import model
@@ -226,3 +226,56 @@ def audit(ns: str | None, since: str | None, limit: int | None) -> Operation[lis
 
 def _upper(value: str | None) -> str | None:
     return value.upper() if value is not None else None
+
+
+def entity(
+    ns: str,
+    name: str | None,
+    entity_id: str | None,
+    memories: int | None,
+    timeline: int | None,
+    types: Sequence[str] | None,
+) -> Operation[entity_views.EntityView]:
+    variables = _vars(namespace=ns, name=name, id=entity_id, memories=memories, timeline=timeline,
+                      types=None if types is None else list(types))  # fmt: skip
+    return Operation(documents_more.ENTITY, variables, lambda d: entity_views.view(d["entity"]))
+
+
+def entities(
+    ns: str, kind: str | None, query: str | None, first: int | None
+) -> Operation[list[entity_views.Entity]]:
+    return Operation(
+        documents_more.ENTITIES,
+        _vars(namespace=ns, kind=kind, query=query, first=first),
+        lambda d: [entity_views.entity(e) for e in d["entities"]],
+    )
+
+
+def relate(
+    ns: str, source: str, type_: str, target: str, kind: str | None, since: str | None,
+    ended: bool,
+) -> Operation[list[entity_views.Relationship]]:  # fmt: skip
+    variables = _vars(namespace=ns, to=target, type=type_, kind=kind, since=since, ended=ended)
+    variables["from"] = source
+    return Operation(
+        documents_more.RELATE, variables,
+        lambda d: [entity_views.relationship(r) for r in d["relate"]],
+    )  # fmt: skip
+
+
+def merge_entities(
+    ns: str, source: str, into: str, reason: str | None
+) -> Operation[entity_views.Entity]:
+    variables = _vars(namespace=ns, into=into, reason=reason)
+    variables["from"] = source
+    return Operation(
+        documents_more.MERGE_ENTITIES, variables, lambda d: entity_views.entity(d["entity"])
+    )
+
+
+def split_entity(ns: str, entity_id: str) -> Operation[entity_views.Entity]:
+    return Operation(
+        documents_more.SPLIT_ENTITY,
+        _vars(namespace=ns, id=entity_id),
+        lambda d: entity_views.entity(d["entity"]),
+    )

@@ -138,6 +138,7 @@ class Erasure:
     edits: int
     gaps: int
     tags: int
+    entities: int
     words: int
     compacted: bool
     dry_run: bool
@@ -246,7 +247,7 @@ def erasure(d: Json) -> Erasure:
     return Erasure(
         turns=d["turns"], memories=d["memories"], kept=d["kept"], decisions=d["decisions"],
         remember_items=d["rememberItems"], edits=d["edits"], gaps=d["gaps"], tags=d["tags"],
-        words=d["words"], compacted=d["compacted"], dry_run=d["dryRun"],
+        entities=d["entities"], words=d["words"], compacted=d["compacted"], dry_run=d["dryRun"],
         turn_ids=tuple(d["turnIds"]), memory_ids=tuple(d["memoryIds"]),
     )  # fmt: skip
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from hippograph.graph import chains, model, validate, vocabulary
+from hippograph.graph import chains, entities, model, validate, vocabulary
 from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import (
     DEFAULT_CONFIDENCE,
@@ -351,6 +351,7 @@ def forget(
     neutral = None if embedder is None else vector(embedder.embed([restate.neutral(content)])[0])
 
     def work(tx: Tx) -> list[Row]:
+        mentioned = entities.forget_memories(tx, namespace, [memory_id]) if hard else []
         rows = tx.run(
             name,
             namespace=namespace,
@@ -374,6 +375,7 @@ def forget(
             ]
             if terms:
                 tx.run("memory/set_terms", rows=terms)
+        entities.prune(tx, namespace, mentioned)
         return rows
 
     rows = store.write_tx(work)

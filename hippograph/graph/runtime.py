@@ -18,7 +18,7 @@ from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
 from hippograph.graph.recall.caches import RecallCaches
 from hippograph.graph.recall.nextturn import NextTurn
 from hippograph.graph.recall.recall_config import CascadeConfig
-from hippograph.graph.recall.recipes import DEFAULT_CASCADE
+from hippograph.graph.recall.recipes import DEFAULT_CASCADE, ENTITIES
 from hippograph.graph.recall.retrieval import Recalled, RecallResult, Services
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
@@ -150,9 +150,10 @@ class Runtime:
 
     @property
     def cascade(self) -> CascadeConfig:
-        """The retrieval cascade, with the configured edge-confidence floor and vocabulary
-        seeds."""
-        return DEFAULT_CASCADE.changed(
+        """The retrieval cascade, with the configured edge-confidence floor, vocabulary
+        seeds and entities."""
+        base = ENTITIES if self.settings.recall.entities else DEFAULT_CASCADE
+        return base.changed(
             edge_floor=self.settings.recall.min_edge_confidence,
             vocabulary_seeds=self.settings.recall.vocabulary_seeds,
         )

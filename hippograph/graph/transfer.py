@@ -3,11 +3,12 @@ through a fresh store is exact (embeddings included).
 
 Line kinds: ``header``, ``tag``, ``cluster``, ``tombstone``, ``memory``, ``episode`` (the raw
 conversation log), ``decision`` (the write path's decisions, for ``history``), ``remember_event``
-(the explicit remembers ``rebuild`` replays), ``edit_event`` (the edits it replays), ``edge``.
-An edge to an episode carries ``to_label: Episode``. Import applies nodes first and edges last,
-so the order of lines inside a file does not matter. A namespace's vocabulary (``Word`` nodes,
-`graph.vocabulary`) is derived from its memories and not exported: the target store's
-``vocabulary`` job builds it.
+(the explicit remembers ``rebuild`` replays), ``edit_event`` (the edits it replays), ``entity``
+(people, places and things: `graph.entities`), ``edge``. An edge to an episode carries
+``to_label: Episode``, one between entities (RELATED, SAME_AS) ``to_label: Entity``. Import
+applies nodes first and edges last, so the order of lines inside a file does not matter. A
+namespace's vocabulary (``Word`` nodes, `graph.vocabulary`) is derived from its memories and not
+exported: the target store's ``vocabulary`` job builds it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ _NODE_FILES = {
     "decision": "import/decisions",
     "remember_event": "import/remember_events",
     "edit_event": "import/edit_events",
+    "entity": "import/entities",
 }
 DERIVED = frozenset({"ft_terms", "vocabulary", "applies_when", "standing_in"})
 # Paged by their key: (kind, export statement, key property).
@@ -60,6 +62,9 @@ _EDGE_FILES = {
     "MERGED_INTO": "import/edge_merged_into",
     "DERIVED_FROM:Episode": "import/edge_derived_from_episode",
     "NEXT:Episode": "import/edge_next",
+    "MENTIONS": "import/edge_mentions",
+    "RELATED:Entity": "import/edge_related",
+    "SAME_AS:Entity": "import/edge_same_as",
 }
 
 
@@ -77,6 +82,7 @@ def export_lines(store: Store, namespace: str | None = None) -> Iterator[dict[st
         ("tag", "export/tags"),
         ("cluster", "export/clusters"),
         ("tombstone", "export/tombstones"),
+        ("entity", "export/entities"),
     ):
         for row in store.read(name, namespace=namespace):
             yield {"kind": kind, "props": row["props"]}
@@ -101,6 +107,8 @@ def export_lines(store: Store, namespace: str | None = None) -> Iterator[dict[st
         for edge in store.read("export/memory_edges", ids=ids):
             yield _edge(edge)
         after = ids[-1]
+    for edge in store.read("export/entity_edges", namespace=namespace):
+        yield _edge(edge)
     for kind, name, key in _LOGS:
         yield from _export_log(store, namespace, kind, name, key)
 

@@ -29,6 +29,7 @@ TOOL_NAMES = {
     "remember", "recall", "search", "list", "forget", "link", "tag", "untag", "supersede",
     "history", "ingest", "feedback", "context", "observe", "pending", "used", "core",
     "profile", "sessions", "conversation", "erase_turn", "clear_session", "erase",
+    "entity", "entities", "relate", "merge_entities", "split_entity",
     "start_run", "add_step", "add_tool_call", "update_tool_call", "finish_run", "get_run",
     "similar_runs", "tool_stats",
 }  # fmt: skip
@@ -283,3 +284,26 @@ def test_stdio_server_answers_the_sdk_client(tmp_path: Path) -> None:
             assert bad["code"] == "BAD_INPUT" and bad["field"] == "newId"
 
     anyio.run(main)
+
+
+def test_the_entity_tools_answer_everything_about_a_person(mcp_url: str, namespace: str) -> None:
+    async def work(client: Client) -> None:
+        await ok(client, "remember", {"memories": [{"content": "My sister Ana lives in Porto."}]})
+        related = await ok(client, "relate", {"from": "Ana", "type": "works_at", "to": "Acme"})
+        assert [(r["type"], r["otherName"]) for r in related["relate"]] == [("WORKS_AT", "Acme")]
+        found = await ok(client, "entity", {"name": "the user's sister"})
+        view = found["entity"]
+        assert view["entity"]["name"] == "Ana"
+        assert {(r["type"], r["otherName"]) for r in view["relationships"]} == {
+            ("SISTER_OF", "the user"), ("LIVES_IN", "Porto"), ("WORKS_AT", "Acme"),
+        }  # fmt: skip
+        assert [m["content"] for m in view["memories"]] == ["My sister Ana lives in Porto."]
+        people = await ok(client, "entities", {"kind": "person"})
+        assert {e["name"] for e in people["entities"]} == {"Ana", "the user"}
+        merged = await ok(client, "merge_entities", {"from": "Porto", "into": "Acme"})
+        porto = (await ok(client, "entity", {"name": "Porto"}))["entity"]
+        assert porto["entity"]["uid"] == merged["entity"]["uid"] and porto["merged"]
+        split = await ok(client, "split_entity", {"id": porto["merged"][0]["uid"]})
+        assert split["entity"]["name"] == "Porto" and split["entity"]["mergedInto"] is None
+
+    over_http(mcp_url, namespace, work)

@@ -14,6 +14,7 @@ import pytest
 from hippograph.api import (
     bundle_schema,
     core_schema,
+    entity_schema,
     ingest_schema,
     jobs_schema,
     profile_schema,
@@ -21,8 +22,8 @@ from hippograph.api import (
     usage_schema,
 )
 from hippograph.api.schema import schema
-from hippograph.client import documents, records
-from hippograph.graph import history, model
+from hippograph.client import documents, entity_views, records
+from hippograph.graph import about, entities, history, model
 from hippograph.graph.recall import bundle, feedback, nextturn, results
 from hippograph.graph.upkeep import core, profile
 from hippograph.graph.write import append, episodes
@@ -98,6 +99,16 @@ RECORDS = (
          domain_only=frozenset({"namespace"})),
     Trio(domain=profile.ProfileEntry, api=profile_schema.ProfileEntry),
     Trio(domain=profile.SkillProposal, api=profile_schema.SkillProposal),
+    # An entity is read within the namespace asked for.
+    Trio(domain=entities.Entity, api=entity_schema.Entity, client=entity_views.Entity,
+         domain_only=frozenset({"namespace"})),
+    Trio(domain=entities.Relationship, api=entity_schema.EntityRelationship,
+         client=entity_views.Relationship),
+    Trio(domain=entities.MergedEntity, api=entity_schema.MergedEntity,
+         client=entity_views.MergedEntity),
+    Trio(domain=about.TimelineEntry, api=entity_schema.TimelineEntry,
+         client=entity_views.TimelineEntry),
+    Trio(domain=about.About, api=entity_schema.EntityView, client=entity_views.EntityView),
 )  # fmt: skip
 
 

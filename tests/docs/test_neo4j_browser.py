@@ -40,7 +40,7 @@ def test_the_page_shows_each_file_as_it_is() -> None:
 
 def test_the_queries_have_no_backend_override() -> None:
     """The page shows one text: both backends run that file."""
-    assert len(NAMES) == 8
+    assert len(NAMES) == 10
     for name in NAMES:
         for backend in queries.BACKENDS:
             assert queries.load(f"browser/{name}", backend).path == BROWSER / f"{name}.cypher"
@@ -129,7 +129,10 @@ def graph(any_runtime: Runtime, namespace: str) -> dict[str, str]:
 def test_namespace_graph(any_runtime: Runtime, namespace: str, graph: dict[str, str]) -> None:
     rows = run(any_runtime, "namespace_graph", namespace=namespace, limit=1000)
     types = {r["r"].type for r in rows}
-    assert types == {"HAS_TAG", "RELATES_TO", "SUPERSEDES", "CONTRADICTS", "IN_CLUSTER"}
+    # MENTIONS: "Ada" is an entity the memories mention.
+    assert types == {
+        "HAS_TAG", "RELATES_TO", "SUPERSEDES", "CONTRADICTS", "IN_CLUSTER", "MENTIONS",
+    }  # fmt: skip
     assert {r["m"]["id"] for r in rows} == {v for k, v in graph.items() if ":" not in k}
     assert all(r["m"]["namespace"] == namespace for r in rows)
     assert len(run(any_runtime, "namespace_graph", namespace=namespace, limit=5)) == 5
@@ -227,6 +230,27 @@ def test_open_contradictions(any_runtime: Runtime, namespace: str, graph: dict[s
         )
     ]
     assert rows[0]["since"] and rows[0]["r"].type == "CONTRADICTS"
+
+
+def test_the_entity_queries_show_people_and_their_relationships(
+    any_runtime: Runtime, namespace: str
+) -> None:
+    rt, ns = any_runtime, namespace
+    for said in ("My sister Ana lives in Porto.", "Ana moved to Lisbon in May."):
+        writepath.remember(rt.store, rt.embedder, ns, [NewMemory(content=said)], policy=rt.policy)
+    edges = run(rt, "entity_graph", namespace=ns, limit=50)
+    assert {(e["a"]["name"], e["r"]["type"], e["b"]["name"]) for e in edges} == {
+        ("Ana", "SISTER_OF", "the user"),
+        ("Ana", "LIVES_IN", "Porto"),
+        ("Ana", "LIVES_IN", "Lisbon"),
+    }
+    (about,) = run(rt, "entity_about", namespace=ns, entity="ana", limit=10)
+    assert about["entity"] == "Ana" and about["kind"] == "person"
+    assert sorted(about["outgoing"])[0].startswith("LIVES_IN Lisbon")
+    assert any(o.startswith("LIVES_IN Porto (until ") for o in about["outgoing"])
+    assert [m.split("  ", 1)[1] for m in about["memories"]] == [
+        "My sister Ana lives in Porto.", "Ana moved to Lisbon in May.",
+    ]  # fmt: skip
 
 
 def test_run_timeline_reads_a_run_step_by_step(any_runtime: Runtime, namespace: str) -> None:

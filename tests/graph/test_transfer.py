@@ -37,10 +37,16 @@ def test_round_trip_is_exact(runtime: Runtime, namespace: str) -> None:
     before = _dump(runtime, namespace)
     kinds = sorted({str(x["kind"]) for x in before})
     assert kinds == [
-        "decision", "edge", "edit_event", "memory", "remember_event", "tag", "tombstone"
+        "decision", "edge", "edit_event", "entity", "memory", "remember_event", "tag",
+        "tombstone",
     ]  # fmt: skip
     edge_types = {str(x["type"]) for x in before if x["kind"] == "edge"}
-    assert edge_types == {"HAS_TAG", "RELATES_TO", "SUPERSEDES"}
+    # Kim, Oslo, Bergen, Norway: entities the memories mention; Kim LIVES_IN Oslo, then Bergen.
+    assert edge_types == {"HAS_TAG", "RELATES_TO", "SUPERSEDES", "MENTIONS", "RELATED"}
+    related = [x for x in before if x["kind"] == "edge" and x["type"] == "RELATED"]
+    assert sorted((x["props"]["type"], "until" in x["props"]) for x in related) == [
+        ("LIVES_IN", False), ("LIVES_IN", True),
+    ]  # fmt: skip
     tag_edges = sum(1 for x in before if x["kind"] == "edge" and x["type"] == "HAS_TAG")
 
     buf = io.StringIO()

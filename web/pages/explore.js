@@ -15,8 +15,10 @@ const TYPE_COLOURS = {
   CORRECTION: "#e15759",
   NEGATIVE: "#b07aa1",
 };
-const KIND_COLOURS = { TAG: "#edc948", CLUSTER: "#76b7b2", EPISODE: "#9c755f" };
-const KIND_SHAPES = { MEMORY: "ellipse", TAG: "round-rectangle", CLUSTER: "hexagon", EPISODE: "diamond" };
+const KIND_COLOURS = { TAG: "#edc948", CLUSTER: "#76b7b2", EPISODE: "#9c755f", ENTITY: "#e377c2" };
+const KIND_SHAPES = {
+  MEMORY: "ellipse", TAG: "round-rectangle", CLUSTER: "hexagon", EPISODE: "diamond", ENTITY: "star",
+};
 const EDGE_STYLES = {
   RELATES_TO: { colour: "#6b6b6b", line: "solid" },
   SUPERSEDES: { colour: "#e15759", line: "solid" },
@@ -24,6 +26,8 @@ const EDGE_STYLES = {
   HAS_TAG: { colour: "#d9c36a", line: "solid" },
   IN_CLUSTER: { colour: "#76b7b2", line: "solid" },
   DERIVED_FROM: { colour: "#9c755f", line: "dotted" },
+  MENTIONS: { colour: "#c9a3c0", line: "dotted" },
+  RELATED: { colour: "#e377c2", line: "solid" },
 };
 const STATUS_STYLES = {
   ACTIVE: { border: "solid", opacity: 1 },
@@ -68,6 +72,25 @@ fragment Hood on Neighbourhood {
 }
 ${MEMORY_FIELDS}`;
 
+// The entity view: people, places and things the namespace's memories mention, drawn on
+// demand (a click in the list): the entity, the entities it relates to, the memories that
+// mention it.
+const ENTITIES = `
+query Entities($ns: String!) {
+  entities(namespace: $ns, first: 30) { uid name kind mentions aliases }
+}`;
+
+const ENTITY = `
+query Entity($ns: String!, $id: ID!) {
+  entity(namespace: $ns, id: $id, memories: 5, timeline: 20) {
+    entity { uid name kind aliases mentions firstSeen lastSeen }
+    merged { uid name }
+    relationships { type outgoing otherUid otherName otherKind since until source }
+    timeline { at role memory { ...M } }
+  }
+}
+${MEMORY_FIELDS}`;
+
 const DETAIL = `
 query Detail($ns: String!, $id: ID!) {
   memory(namespace: $ns, id: $id) { ...M source { sessionId snippet } }
@@ -94,6 +117,8 @@ const explorer = {
   nodes: new Map(), // key -> node (GraphQL GraphNode)
   edges: new Map(), // "type source target" -> edge
   selected: null, // { key, record, history, provenance } once loaded
+  entities: [], // the namespace's entities, most mentioned first
+  entityViews: new Map(), // uid -> the entity view read for it
   counts: { nodes: 0, edges: 0, visibleNodes: 0, visibleEdges: 0, byKind: {} },
   requests: 0,
   cy: null,
@@ -206,6 +231,9 @@ function graphStyle() {
         "target-arrow-shape": "triangle",
         "arrow-scale": 0.7,
         "curve-style": "bezier",
+        label: "data(label)",
+        "font-size": 7,
+        color: "#a0467f",
       },
     },
   ];
@@ -243,6 +271,7 @@ function edgeData(key, edge) {
     colour: style.colour,
     line: style.line,
     width: edge.type === "HAS_TAG" || edge.type === "IN_CLUSTER" ? 1 : 1 + 3 * strength,
+    label: edge.relType || "",
   };
 }
 
@@ -404,6 +433,7 @@ async function run(event) {
     explorer.gap = data.recall.gap;
     renderResults();
     renderClusters(data.clusters);
+    await loadEntities();
     await loadNeighbourhoods(explorer.results.map((item) => item.memory.id));
     drawGraph();
     keepSelection(previous);
@@ -528,6 +558,10 @@ async function select(key) {
     const target = explorer.cy.getElementById(key);
     if (target.length) target.select();
   }
+  if (node && node.kind === "ENTITY") {
+    await showEntity(node.id, false);
+    return;
+  }
   if (!node || node.kind !== "MEMORY") {
     explorer.selected = { key, record: null, history: null, provenance: null };
     details.replaceChildren(el("h2", {}, node ? `${node.kind.toLowerCase()}: ${node.label}` : key),
@@ -587,6 +621,88 @@ function renderDetails({ memory, history, provenance }) {
     el("div", { id: "provenance" },
       list(provenance, (p) => episodeText(p.episode) + (p.via.length > 1 ? ` (through ${p.via.length - 1} derived memories)` : ""),
         "no episode: it was remembered directly")),
+  );
+}
+
+// ---- entities ---------------------------------------------------------------------------------
+
+async function loadEntities() {
+  explorer.entityViews = new Map();
+  try {
+    explorer.entities = (await graphql(ENTITIES, { ns: explorer.namespace })).entities;
+  } catch (error) {
+    explorer.entities = [];
+    say(error.message, true);
+  }
+  const ul = $("#entities");
+  ul.replaceChildren();
+  if (!explorer.entities.length) ul.append(el("li", { class: "muted" }, "none"));
+  for (const e of explorer.entities) {
+    const li = el("li", { "data-uid": e.uid }, el("span", { class: "name" }, e.name),
+      el("span", { class: "muted" }, ` ${e.kind}, ${e.mentions}`));
+    li.addEventListener("click", () => showEntity(e.uid, true));
+    ul.append(li);
+  }
+}
+
+function entityNode(uid, name, kind) {
+  return { key: `entity:${uid}`, kind: "ENTITY", id: uid, label: name, entityKind: kind };
+}
+
+// Draws the entity with the entities it relates to and the memories that mention it.
+async function showEntity(uid, draw) {
+  const details = $("#details");
+  try {
+    let view = explorer.entityViews.get(uid);
+    if (!view) {
+      view = (await graphql(ENTITY, { ns: explorer.namespace, id: uid })).entity;
+      explorer.entityViews.set(uid, view);
+    }
+    const key = `entity:${view.entity.uid}`;
+    if (draw) {
+      explorer.nodes.set(key, entityNode(view.entity.uid, view.entity.name, view.entity.kind));
+      for (const r of view.relationships) {
+        const other = `entity:${r.otherUid}`;
+        if (!explorer.nodes.has(other)) explorer.nodes.set(other, entityNode(r.otherUid, r.otherName, r.otherKind));
+        const [source, target] = r.outgoing ? [key, other] : [other, key];
+        explorer.edges.set(`RELATED ${source} ${target} ${r.type}`,
+          { source, target, type: "RELATED", relType: r.until ? `${r.type} (ended)` : r.type });
+      }
+      for (const t of view.timeline) {
+        const memoryKey = `memory:${t.memory.id}`;
+        if (!explorer.nodes.has(memoryKey)) {
+          explorer.nodes.set(memoryKey,
+            { key: memoryKey, kind: "MEMORY", id: t.memory.id, label: t.memory.content.slice(0, 40), memory: t.memory });
+        }
+        explorer.edges.set(`MENTIONS ${memoryKey} ${key}`, { source: memoryKey, target: key, type: "MENTIONS" });
+      }
+      drawGraph();
+    }
+    explorer.selected = { key, record: view.entity, history: null, provenance: null };
+    if (explorer.cy) {
+      explorer.cy.nodes().unselect();
+      explorer.cy.getElementById(key).select();
+    }
+    renderEntity(view);
+  } catch (error) {
+    details.replaceChildren(el("p", { class: "muted" }, error.message));
+    say(error.message, true);
+  }
+}
+
+function renderEntity(view) {
+  const e = view.entity;
+  const said = (r) => (r.outgoing ? `${e.name} ${r.type} ${r.otherName}` : `${r.otherName} ${r.type} ${e.name}`) +
+    (r.since ? ` since ${r.since.slice(0, 10)}` : "") + (r.until ? `, until ${r.until.slice(0, 10)}` : "");
+  $("#details").replaceChildren(
+    el("h2", {}, `${e.kind}: ${e.name}`),
+    el("div", { id: "entity" },
+      rows([["aliases", e.aliases.join(", ")], ["mentions", e.mentions], ["first seen", e.firstSeen],
+        ["last seen", e.lastSeen], ["merged in", view.merged.map((m) => m.name).join(", ")]]),
+      el("h3", {}, "Relationships"),
+      el("div", { id: "relationships" }, list(view.relationships, said, "none")),
+      el("h3", {}, "Timeline"),
+      el("div", { id: "timeline" }, list(view.timeline, (t) => `${t.at.slice(0, 10)} (${t.role}): ${t.memory.content}`, "none"))),
   );
 }
 

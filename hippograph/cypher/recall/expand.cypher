@@ -1,6 +1,8 @@
 // One breadth-first hop from the frontier over weighted edges, fan-out bounded per node:
 // RELATES_TO (weight x confidence, above a floor), shared tags (only tags carried by at most
-// $max_tag_degree memories), shared clusters (size-bounded), SUPERSEDES, and the rest.
+// $max_tag_degree memories), shared clusters (size-bounded), SUPERSEDES, and the rest, and
+// shared entities (MENTIONS: only entities at most $max_entity_degree memories mention; 0:
+// none), the rarest first.
 // Each reached memory comes with what ranking needs of it, so it is not looked up again;
 // 'SELF' hits score $scored_ids (the seeds, on the first hop). Speakers are read only
 // $with_speakers (the speaker cue needs them when one is named; null otherwise).
@@ -98,6 +100,29 @@ WITH src, collect({m: m, type: type(r)})[0..$fan_out] AS top
 UNWIND top AS hit
 WITH src, hit, hit.m AS m
 RETURN collect([src, m.id, elementId(m), hit.type, 1.0, '', 0,
+  m.status, m.memory_type, m.created_at, m.last_accessed,
+  m.confidence, m.initial_confidence, m.trust_score,
+  m.importance,
+  CASE WHEN $with_speakers
+       THEN [(m)-[:HAS_TAG]->(s:Tag) WHERE s.name STARTS WITH 'speaker:' | s.name]
+       ELSE null END,
+  $cosine_scale * vector.similarity.cosine(m.embedding, $embedding) + $cosine_shift,
+  size(m.content), trim(m.content) ENDS WITH '?']) AS hits
+UNION ALL
+UNWIND $frontier AS f
+MATCH (a) WHERE elementId(a) = f[0] AND a.id = f[1]
+WITH f[1] AS src, a
+WHERE $max_entity_degree > 0
+MATCH (a)-[:MENTIONS]->(e:Entity)
+WHERE e.mentions > 1 AND e.mentions <= $max_entity_degree
+MATCH (e)<-[:MENTIONS]-(m:Memory)
+WHERE m.id <> src AND m.namespace = $namespace AND m.status IN $statuses
+  AND m.scope_key IN $scopes
+WITH src, m, e ORDER BY e.mentions ASC
+WITH src, collect({m: m, via: e.name, degree: e.mentions})[0..$fan_out] AS top
+UNWIND top AS hit
+WITH src, hit, hit.m AS m
+RETURN collect([src, m.id, elementId(m), 'MENTIONS', 1.0, hit.via, hit.degree,
   m.status, m.memory_type, m.created_at, m.last_accessed,
   m.confidence, m.initial_confidence, m.trust_score,
   m.importance,

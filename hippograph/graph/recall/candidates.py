@@ -61,8 +61,8 @@ class Candidate:
     what ranking reads of it."""
 
     id: str
-    # vector, fulltext, speaker, vocabulary, standing, successor (a seed's replacement), or
-    # expanded (reached by expansion only)
+    # vector, fulltext, speaker, vocabulary, standing, entity (mentions one the context names),
+    # successor (a seed's replacement), or expanded (reached by expansion only)
     kinds: set[str] = field(default_factory=set)
     seed: str = ""  # the seed it was reached from (itself for a seed)
     path: tuple[Step, ...] = ()  # the edges followed from that seed
@@ -137,6 +137,9 @@ class Pool:
     spoken: dict[str, float] = field(default_factory=dict)  # the named speaker's: id -> cosine
     words: dict[str, float] = field(default_factory=dict)  # vocabulary hits: id -> weight
     standing: dict[str, float] = field(default_factory=dict)  # instructions: id -> cosine
+    # Memories mentioning an entity the context names: id -> the step from the entity (its
+    # weight: the activation received), the strongest first.
+    entities: dict[str, Step] = field(default_factory=dict)
     retired: set[str] = field(default_factory=set)  # hits no longer active
     # id -> element id of every memory a statement returned: later statements look memories
     # up by it (direct, not through the id index) and check the id.

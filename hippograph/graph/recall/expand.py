@@ -76,6 +76,7 @@ def expand(q: Query, pool: Pool, total: int) -> None:
             fan_out=config.fan_out,
             max_tag_degree=config.max_tag_degree,
             max_cluster_size=config.max_cluster_size,
+            max_entity_degree=config.max_entity_degree if config.mentions_weight > 0 else 0,
             **q.scope,
             **reads,
         )
@@ -111,7 +112,8 @@ def receive(
             continue
         source = candidates[src]
         weight = edge_weight(kind, w, degree, config.spread, total)
-        amount = source.activation * weight * config.spread.hop_decay
+        decay = config.spread.entity_hop_decay if kind == "MENTIONS" else config.spread.hop_decay
+        amount = source.activation * weight * decay
         target = candidates[dst]
         if amount <= target.received:
             continue
@@ -130,13 +132,19 @@ def active_count(caches: RecallCaches, store: Store, namespace: str) -> int:
     return caches.sizes.get((store, namespace))
 
 
+def rarity(degree: Any, total: int) -> float:
+    """log(total / degree) / log(total): 1 for what one memory holds, 0 for what all do."""
+    degree = max(int(degree), 1)
+    return math.log(total / degree) / math.log(total) if total > 1 and degree < total else 0.0
+
+
 def edge_weight(kind: str, w: Any, degree: Any, config: SpreadConfig, total: int) -> float:
     if kind == "RELATES_TO":
         return float(w)
     if kind == "HAS_TAG":
-        degree = max(int(degree), 1)
-        rarity = math.log(total / degree) / math.log(total) if total > 1 and degree < total else 0.0
-        return config.has_tag_weight * rarity
+        return config.has_tag_weight * rarity(degree, total)
+    if kind == "MENTIONS":
+        return config.mentions_weight * rarity(degree, total)
     if kind == "IN_CLUSTER":
         return config.in_cluster_weight
     if kind == "SUPERSEDES":

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from hippograph.graph.models.embedder import Embedder
-from hippograph.graph.recall import standing
+from hippograph.graph.recall import mentions, standing
 from hippograph.graph.recall.candidates import Pool, Query
 from hippograph.graph.recall.seeds import (
     fulltext_hits,
@@ -51,6 +51,8 @@ def gather(q: Query, embedder: Embedder) -> Pool:
     query = _embedded(embedder, q.cues.searched, standing.named_user(rules))
     embed_ms = (time.perf_counter() - t0) * 1000
     pool = Pool(query=query, negatives=negatives, hidden=hidden, embed_ms=embed_ms)
+    # Ranked by the question itself (no feedback yet), beside the vector search.
+    entity_job = threads.submit(mentions.entity_hits, q, pool.query)
     if rules_job is not None:
         # Matched against the question itself, before feedback moves it.
         applying = standing.matching(
@@ -77,6 +79,7 @@ def gather(q: Query, embedder: Embedder) -> Pool:
         }
         pool.retired |= found.retired & pool.words.keys()
         pool.eids.update((i, found.eids[i]) for i in pool.words)
+    mentions.add(pool, entity_job.result())
     seeds(q, pool)
     return pool
 

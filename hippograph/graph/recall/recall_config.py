@@ -84,6 +84,13 @@ class GatherConfig:
     standing_floor: float = 0.4
     # At most this many standing instructions of a namespace are read.
     standing_limit: int = 500
+    # Memories that mention an entity the context names (by name or alias), the nearest first
+    # (0: entities seed nothing; off by default: recipes.ENTITIES).
+    entity_seeds: int = 0
+    # At most this many of them per entity.
+    entity_per_name: int = 5
+    # The activation such a memory receives, x the entity's rarity log(n / degree) / log(n).
+    entity_weight: float = 0.5
     # Feedback: the query moves toward the mean of its best hits by this weight (0: none).
     prf_weight: float = 0.3
     # The hits the query moves toward.
@@ -120,6 +127,14 @@ class SpreadConfig:
     max_cluster_size: int = 20
     # RELATES_TO edges under this confidence are not followed.
     edge_floor: float = 0.2
+    # A shared entity's weight (MENTIONS, both ways), x its rarity log(n / degree) / log(n)
+    # (0: not followed; off by default: recipes.ENTITIES).
+    mentions_weight: float = 0.0
+    # Activation x this per hop over a shared entity (the other edges: hop_decay).
+    entity_hop_decay: float = 0.7
+    # Entities more memories than this mention are hubs (a speaker in every turn): neither
+    # followed nor seeding (0: no entity is).
+    max_entity_degree: int = 50
 
     def __post_init__(self) -> None:
         if not 0 <= self.depth <= 4:

@@ -17,6 +17,11 @@ FRAMED = DEFAULT_CASCADE.changed(unframe=False)
 NO_ANCHORS = DEFAULT_CASCADE.changed(anchors=0)
 # Standing instructions neither seed nor are kept.
 NO_STANDING = DEFAULT_CASCADE.changed(standing_rules=0)
+# Entities seed (the ones the context names) and are followed (shared ones): off by default,
+# neither helped on the LoCoMo dev split (docs/research/entities.md).
+ENTITIES = DEFAULT_CASCADE.changed(entity_seeds=10, mentions_weight=0.5)
+# Entities neither seed nor are followed: the default while ENTITIES is not.
+NO_ENTITIES = DEFAULT_CASCADE.changed(entity_seeds=0, mentions_weight=0.0)
 # The seeds and their ranking without graph expansion.
 NO_EXPAND = DEFAULT_CASCADE.changed(depth=0)
 # Without graph expansion or query cues: what plain hybrid search gives.
@@ -33,5 +38,8 @@ ABLATIONS: dict[str, CascadeConfig] = {
     "no-anchors": NO_ANCHORS,
     "no-standing": NO_STANDING,
     "no-expand": NO_EXPAND,
+    # Beside a default without them: what entities add (the no-entities question, asked the
+    # other way round while they are off).
+    "entities": ENTITIES,
     "seeds-only": SEEDS_ONLY,
 }

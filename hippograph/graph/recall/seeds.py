@@ -273,6 +273,7 @@ def seeds(q: Query, pool: Pool) -> None:
         (pool.spoken, config.speaker_seeds, "speaker"),
         (pool.words, config.vocabulary_seeds, "vocabulary"),
         (pool.standing, len(pool.standing), "standing"),
+        (pool.entities, config.entity_seeds, "entity"),
     )
     for hits, count, kind in sources:
         for memory_id in list(hits)[:count]:
@@ -289,3 +290,8 @@ def seeds(q: Query, pool: Pool) -> None:
         target = successors.get(memory_id, memory_id)
         candidate = pool.candidates.setdefault(target, Candidate(id=target, seed=target))
         candidate.kinds |= kinds | ({"successor"} if target != memory_id else set())
+        step = pool.entities.get(memory_id) if "entity" in kinds else None
+        if step is not None and step.weight > candidate.received:
+            # What the named entity passes on: ranked as activation received.
+            candidate.received = step.weight
+            candidate.path = (step,)

@@ -84,6 +84,8 @@ _COMMON_SCHEMA = (
     "schema/migration_name_unique",
     "schema/word_uid_unique",
     "schema/word_namespace_index",
+    "schema/entity_uid_unique",
+    "schema/entity_namespace_index",
     "schema/run_id_unique",
     "schema/run_namespace_index",
     "schema/tool_call_id_unique",

@@ -12,7 +12,8 @@ What is erased, in one transaction:
   items of ``RememberEvent`` log entries that made them (replaced by a marker, so ``rebuild``
   replays the rest under their ids), the edits naming them, gaps whose context holds an
   erased text, profile entries and skills made from them, their place in the core block,
-  the labels of their clusters, tags left without a memory, and their words in the
+  the labels of their clusters, tags and entities left without a memory, relationships
+  between entities read from them, and their words in the
   namespace's vocabulary (after the commit, as a hard ``forget`` does).
 
 Each erased memory leaves a tombstone (hashes and embedding, never the text: a restatement
@@ -34,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from hippograph.graph import validate, vocabulary
+from hippograph.graph import entities, validate, vocabulary
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import ToolCall, ToolResult, body_hash, now_iso
 from hippograph.graph.store.store import Row, Store, Tx
@@ -59,6 +60,7 @@ class Erasure:
     edits: int
     gaps: int
     tags: int
+    entities: int  # entities no memory mentions any longer, deleted
     words: int
     compacted: bool  # the engine's word indexes were rebuilt (embedded engine only)
     dry_run: bool
@@ -104,7 +106,8 @@ def erase(
     plan = _plan(store, namespace, turn_ids, session_id, memory_ids, needle)
     report = Erasure(
         turns=len(plan.turns), memories=len(plan.memories), kept=len(plan.kept), decisions=0,
-        remember_items=0, edits=0, gaps=0, tags=0, words=0, compacted=False, dry_run=dry_run,
+        remember_items=0, edits=0, gaps=0, tags=0, entities=0, words=0, compacted=False,
+        dry_run=dry_run,
         turn_ids=tuple(sorted(str(t["id"]) for t in plan.turns.values())),
         memory_ids=tuple(sorted(plan.memories)),
     )  # fmt: skip
@@ -122,6 +125,7 @@ def erase(
         edits=counts["edits"],
         gaps=counts["gaps"],
         tags=counts["tags"],
+        entities=counts["entities"],
         words=words,
         compacted=compacted,
     )
@@ -178,6 +182,7 @@ def _apply(
     erased = sorted(plan.memories)
     uids = sorted(plan.turns)
     decisions = tx.run("erase/decisions", namespace=namespace, ids=erased, uids=uids, now=now)
+    mentioned = entities.forget_memories(tx, namespace, erased)
     if context:
         clusters = sorted({str(c) for r in context for c in r["clusters"]})
         if clusters:
@@ -186,6 +191,7 @@ def _apply(
                  "body_hash": body_hash(str(r["content"] or ""))} for r in context]  # fmt: skip
         tx.run("erase/delete_memories", namespace=namespace, rows=rows, now=now)
     _derived_views(tx, namespace, set(erased), now)
+    emptied = entities.prune(tx, namespace, mentioned)
     tags = sorted({str(t) for r in context for t in r["tags"]})
     dropped = tx.run("erase/empty_tags", namespace=namespace, uids=tags) if tags else []
     if uids:
@@ -204,6 +210,7 @@ def _apply(
         "edits": _drop_edits(tx, namespace, set(erased)),
         "gaps": _drop_gaps(tx, namespace, texts, needle),
         "tags": int(dropped[0]["deleted"]) if dropped else 0,
+        "entities": emptied,
     }
 
 

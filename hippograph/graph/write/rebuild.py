@@ -175,7 +175,13 @@ def _rebuild(
         tx.run("rebuild/begin", namespace=namespace, holder=holder, now=now_iso())
         if kept:  # before the decisions they were read from are deleted
             tx.run("rebuild/keep_ids", namespace=namespace, rows=kept)
-        for name in ("episode/wipe_memories", "episode/wipe_tags", "episode/wipe_decisions"):
+        for name in (
+            "episode/wipe_memories",
+            "episode/wipe_tags",
+            "episode/wipe_decisions",
+            "entity/wipe_extracted",
+            "entity/wipe_unheld",
+        ):
             tx.run(name, namespace=namespace)
         tx.run("episode/reset_extraction", namespace=namespace)
 

@@ -19,9 +19,12 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from hippograph.graph.errors import InvalidInput
+from hippograph.graph.text import names
+from hippograph.graph.text.names import is_technical as _is_technical  # noqa: F401 - tested here
+from hippograph.graph.text.names import strip_possessive as _strip_possessive
 from hippograph.graph.text.stopwords import STOPWORDS
 from hippograph.graph.text.tags import MAX_TAG_LENGTH, normalize_tag
 
@@ -43,20 +46,7 @@ _FILENAMES: dict[str, str] = {"dockerfile": "docker", "makefile": "make", "cmake
 
 _HASHTAG = re.compile(r"(?<![\w#&])#([^\W\d_][\w-]*)")
 _TERM = re.compile(r"[^\W_]+(?:['’][^\W_]+)?(?:\+\+|#(?!\w))?")
-_TOKEN = re.compile(r"[^\W_](?:[\w'’]|[.\-](?=[^\W_]))*(?:\+\+|#(?!\w))?")
-_BOUNDARY = re.compile(r"[.!?:;\"“”()\[\]\n]")
-# Both patterns are written so that each character has one place to go: the looser
-# `[A-Z][A-Z0-9&]*[A-Z]...` and `.*[a-z].*[A-Z].*` backtrack quadratically on one long word
-# (a 16 KiB unbroken string took seconds to tag).
-_ACRONYM = re.compile(r"[A-Z][0-9&]*[A-Z][A-Z0-9&]*s?")
-_MIXED_CASE = re.compile(r"[^a-z\n]*[a-z][^A-Z\n]*[A-Z].*")
-_ALNUM = re.compile(r"[A-Za-z]+[-.]?[0-9][\w.\-]*")
-_SYMBOLIC = re.compile(r"[A-Za-z]\+\+|[A-Za-z]#")
-_DOTTED = re.compile(r"[A-Z][A-Za-z0-9]*\.[A-Za-z]{2,}")
 _PARTS = re.compile(r"[\s.\-]+")
-_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "mt"})
-_NAME_PREFIXES = frozenset({"new", "great", "big", "little", "good", "old", "first", "last"})
-_CONNECTORS = frozenset({"of", "de", "da", "del", "der", "van", "von", "la", "le", "du"})
 
 
 def terms(text: str) -> list[str]:
@@ -123,10 +113,6 @@ def _normalized_or_none(name: str) -> str | None:
         return None
 
 
-def _strip_possessive(word: str) -> str:
-    return word[:-2] if word.endswith("'s") else word
-
-
 def _speaker_tags(speaker: str | None) -> list[str]:
     if speaker is None or _normalized_or_none(speaker) is None:
         return []
@@ -155,84 +141,7 @@ def _path_tag(path: str) -> str:
 
 
 def _entities(text: str) -> list[str]:
-    """Named things, most mentioned first, ties in order of appearance."""
-    shouting = _is_shouting(text)
-    counts: Counter[str] = Counter()
-    for entity in _entity_runs(text, shouting):
-        counts[entity] += 1
+    """Named things, most mentioned first, ties in order of appearance; a lone capitalised
+    word opening a sentence is usually just an ordinary word, and is left out."""
+    counts: Counter[str] = Counter(n.text for n in names.found(text) if not n.opening)
     return [entity for entity, _ in counts.most_common()]
-
-
-def _is_shouting(text: str) -> bool:
-    letters = list(filter(str.isalpha, text))
-    return len(letters) >= 8 and sum(map(str.isupper, letters)) > 0.6 * len(letters)
-
-
-def _entity_runs(text: str, shouting: bool) -> Iterator[str]:
-    run: list[str] = []
-    run_at_start = False
-    previous_end = 0
-    previous_word = ""
-    for match in _TOKEN.finditer(text):
-        word = _strip_possessive(match.group().replace("’", "'"))
-        gap = text[previous_end : match.start()]
-        first, before = previous_end == 0, previous_word
-        previous_end, previous_word = match.end(), word
-        if not shouting and _is_technical(word):
-            yield word
-        if _is_title_case(word):
-            # Only a capitalised word asks whether it opens a sentence.
-            at_start = first or (
-                _BOUNDARY.search(gap) is not None and before.lower() not in _TITLES
-            )
-            if run and (gap != " " or at_start):
-                yield from _accepted(run, run_at_start)
-                run = []
-            if not run:
-                run_at_start = at_start
-            run.append(word)
-        elif run and gap == " " and word in _CONNECTORS:
-            run.append(word)
-        elif run:
-            yield from _accepted(run, run_at_start)
-            run = []
-    if run:
-        yield from _accepted(run, run_at_start)
-
-
-def _accepted(run: list[str], at_start: bool) -> Iterator[str]:
-    start, end = 0, len(run)
-    while start < end and _weak(run[start], run[start + 1 : end]):
-        start, at_start = start + 1, False
-    while end > start and (run[end - 1] in _CONNECTORS or run[end - 1].lower() in STOPWORDS):
-        end -= 1
-    # A lone capitalised word opening a sentence is usually just an ordinary word.
-    if end - start > 1 or (end - start == 1 and not at_start):
-        yield " ".join(run[start:end])
-
-
-def _weak(word: str, rest: list[str]) -> bool:
-    """Whether a run's first word is not part of the name ("The" Beatles, but "New" York)."""
-    lower = word.lower()
-    if lower in _TITLES:
-        return True
-    return lower in STOPWORDS and not (lower in _NAME_PREFIXES and rest)
-
-
-def _is_title_case(word: str) -> bool:
-    return word[0].isupper() and word[1:].islower() and word.isalpha()
-
-
-# Words repeat across a batch (names, common words): each is judged once, like the tag names.
-@functools.lru_cache(maxsize=65536)
-def _is_technical(word: str) -> bool:
-    # Each pattern below needs an upper-case letter, a "+" or a "#": most words have none.
-    if word.lower() in STOPWORDS or (word.islower() and "+" not in word and "#" not in word):
-        return False
-    return bool(
-        _ACRONYM.fullmatch(word)
-        or _SYMBOLIC.fullmatch(word)
-        or _MIXED_CASE.fullmatch(word)
-        or _DOTTED.fullmatch(word)
-        or (_ALNUM.fullmatch(word) and any(c.isupper() for c in word))
-    )

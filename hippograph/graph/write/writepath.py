@@ -33,7 +33,7 @@ from hippograph.graph.model import NewMemory, RememberResult, content_hash, now_
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.text.statements import memoized
-from hippograph.graph.write import context, scrub
+from hippograph.graph.write import context, mentions, scrub
 from hippograph.graph.write import ids as derived_ids
 from hippograph.graph.write.decide import Candidate, Decider, Decision, OfflineDecider
 from hippograph.graph.write.neighbours import BatchIndex, nearest, stored_neighbours, tombstoned
@@ -195,6 +195,7 @@ def commit(
     batch = BatchIndex(len(items), dimensions, now)
     gone: set[str] = set()
     keyed: dict[str, str] = {}  # dedup key -> the memory that now holds that content
+    written: list[mentions.Written] = []  # memories whose content this batch writes
     with memoized():  # the batch's texts are each other's neighbours: features once each
         for i, item in enumerate(items):
             vector = np.asarray(vectors[i], dtype=np.float32)
@@ -233,6 +234,10 @@ def commit(
             )
             add_outcome(plan, namespace, now, source, decision_id, item, digests[i], links,
                         decision, memory_id)  # fmt: skip
+            if plan.outcomes[-1].created or decision.action == "UPDATE":
+                created = plan.written.get(memory_id) if plan.outcomes[-1].created else None
+                at = created.created_at if created else item.occurred_at or now
+                written.append(mentions.Written(memory_id, item, at, created is None))
             if plan.outcomes[-1].created:
                 # A turn that arrived late is now what the stored turn after it was said after.
                 plan.reindexed += followers.get(i, [])
@@ -248,9 +253,11 @@ def commit(
         for uid in item_links
     ]
     event = remember_event(namespace, items, now, event_id) if record_event else None
+    mentioned = mentions.plan(store, namespace, written)
 
     def work(tx: Tx) -> None:
         write(tx, namespace, plan, now, derive, event)
+        mentions.write(tx, namespace, mentioned, now)  # entities are shared: last, like tags
         if extra is not None:
             extra(tx)
 

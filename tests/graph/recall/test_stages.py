@@ -56,6 +56,7 @@ def test_each_ablation_changes_what_its_name_says() -> None:
         "no-anchors": {"anchors"},
         "no-standing": {"standing_rules"},
         "no-expand": {"depth"},
+        "entities": {"entity_seeds", "mentions_weight"},
         "seeds-only": {
             "depth", "speaker_weight", "addressee_weight", "time_weight", "prf_weight",
             "standing_rules",

@@ -1,0 +1,1 @@
+CREATE INDEX entity_namespace IF NOT EXISTS FOR (e:Entity) ON (e.namespace)
