@@ -68,6 +68,14 @@ SAMPLES: dict[str, Any] = {
     "step": None, "tool": None, "arguments": "{}", "result": None, "duration_ms": None,
     "outcome": "o", "success": None, "path_key": "k", "route_key": "k", "min_similarity": 0.6,
     "failed": ["failure"],
+    # Entities (graph/entities): people, places and things, and the memories that mention them.
+    "entity": "Ana", "names": ["ana"], "from_uid": "u", "into_uid": "u", "current": False,
+    "max_degree": 50, "max_entity_degree": 50, "per_entity": 5,
+    "entities": [
+        {"uid": "u", "name": "Ana", "canonical": "ana", "kind": "person", "cued": True,
+         "aliases": ["ana"], "first": _NOW, "last": _NOW,
+         "mentions": [{"memory_id": _ID, "role": "subject"}]}
+    ],
     # Batches of rows: their fields differ by statement; the planner needs only a list of maps.
     "rows": [{"id": _ID}], "memories": [{"id": _ID}], "clusters": [{"id": _ID}],
     "groups": [{"source": _ID, "edges": {}}], "pairs": [{"a": _ID, "b": _ID, "times": 1}],
