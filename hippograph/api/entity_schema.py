@@ -12,7 +12,7 @@ from strawberry.types import Info
 
 from hippograph.api.context import runtime
 from hippograph.api.types import Memory
-from hippograph.graph import about, entities
+from hippograph.graph import about, entities, validate
 from hippograph.graph.errors import InvalidInput
 
 
@@ -109,6 +109,7 @@ class EntityQuery:
         timeline: int = 50,
         types: list[str] | None = None,
     ) -> EntityView:
+        types = list(validate.string_list(types or [], "types"))
         if (name is None) == (id is None):
             raise InvalidInput("name", "give a name or an id, not both")
         rt = runtime(info)
@@ -142,6 +143,10 @@ class EntityQuery:
         query: str = "",
         first: int = 50,
     ) -> list[Entity]:
+        if not 1 <= first <= entities.MAX_LIST:
+            raise InvalidInput(
+                "first", f"must be within 1..{entities.MAX_LIST}", limit=entities.MAX_LIST
+            )
         rt = runtime(info)
         found = await run_in_threadpool(
             entities.search, rt.store, namespace, kind=kind, query=query, limit=first
