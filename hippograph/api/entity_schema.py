@@ -33,6 +33,10 @@ class Entity:
     merged_into: strawberry.ID | None = strawberry.field(
         description="The entity it was merged into (splitEntity undoes it)."
     )
+    importance: float | None = strawberry.field(
+        description="0..1 within the namespace, from PageRank over the entity graph (the "
+        "pagerank job); null until it has run."
+    )
 
     @classmethod
     def of(cls, e: entities.Entity) -> Entity:
@@ -41,6 +45,7 @@ class Entity:
             aliases=list(e.aliases), description=e.description, first_seen=e.first_seen,
             last_seen=e.last_seen, mentions=e.mentions,
             merged_into=None if e.merged_into is None else strawberry.ID(e.merged_into),
+            importance=e.importance,
         )  # fmt: skip
 
 

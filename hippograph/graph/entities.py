@@ -44,6 +44,7 @@ class Entity:
     last_seen: str | None
     mentions: int  # memories that mention it (not those of entities merged into it)
     merged_into: str | None = None  # the entity it was merged into (SAME_AS)
+    importance: float | None = None  # 0..1 within the namespace (the pagerank job); None before
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,6 +164,7 @@ def to_entity(p: Row, kept: str | None = None) -> Entity:
         kind=p.get("kind") or "object", aliases=tuple(p.get("aliases") or ()),
         description=p.get("description"), first_seen=p.get("first_seen"),
         last_seen=p.get("last_seen"), mentions=int(p.get("mentions") or 0), merged_into=kept,
+        importance=p.get("importance"),
     )  # fmt: skip
 
 
