@@ -45,7 +45,7 @@ def _var(variable: str, default: T, *, alias: str = "", shown: str = "", secret:
     """A setting read from ``variable``; its docstring, the line under it, is its meaning.
 
     alias: an older name of the variable, read when ``variable`` is not set.
-    shown: the default as the README shows it, where the value depends on the machine.
+    shown: the default as the configuration table shows it, where the value depends on the machine.
     secret: kept out of the repr.
     """
     meta = {"variable": variable, "alias": alias, "shown": shown}
