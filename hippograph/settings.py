@@ -3,8 +3,9 @@
 Nothing in Hippograph reads the environment at import time: `Settings.from_env()` is called by the
 CLI or the app factory and the result is passed down. `Settings` is a set of groups, one frozen
 dataclass each (``settings.graph.uri``, ``settings.recall.min_edge_confidence``); every field
-names its environment variable and says in one line what it means, and the README's
-configuration table is generated from them (``python -m hippograph.settings --write README.md``).
+names its environment variable and says in one line what it means, and the configuration table
+of docs/configuration.md is generated from them
+(``python -m hippograph.settings --write docs/configuration.md``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def _var(variable: str, default: T, *, alias: str = "", shown: str = "", secret:
     """A setting read from ``variable``; its docstring, the line under it, is its meaning.
 
     alias: an older name of the variable, read when ``variable`` is not set.
-    shown: the default as the README shows it, where the value depends on the machine.
+    shown: the default as the configuration table shows it, where the value depends on the machine.
     secret: kept out of the repr.
     """
     meta = {"variable": variable, "alias": alias, "shown": shown}
@@ -600,8 +601,9 @@ def _coerce(variable: str, type_name: str, raw: str) -> object:
     return raw
 
 
-# The README's configuration table lies between these lines; the test suite checks it is current.
-TABLE_BEGIN = "<!-- settings table: python -m hippograph.settings --write README.md -->"
+# docs/configuration.md's table lies between these lines; the test suite checks it is current.
+TABLE_DOC = "docs/configuration.md"
+TABLE_BEGIN = f"<!-- settings table: python -m hippograph.settings --write {TABLE_DOC} -->"
 TABLE_END = "<!-- end of settings table -->"
 
 
@@ -620,7 +622,7 @@ def markdown_table() -> str:
 
 
 def with_table(text: str) -> str:
-    """``text`` (the README) with the table between its markers replaced by the current one."""
+    """``text`` (docs/configuration.md) with the table between its markers made current."""
     begin, end = text.find(TABLE_BEGIN), text.find(TABLE_END)
     if begin < 0 or end < begin:
         raise ValueError(f"no {TABLE_BEGIN!r} ... {TABLE_END!r} markers")
@@ -650,15 +652,16 @@ def _shown(f: Field[Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``--markdown`` prints the README's table; ``--write README.md`` puts it in place."""
+    """``--markdown`` prints the configuration table; ``--write docs/configuration.md`` puts it
+    in place."""
     if argv[:1] == ["--markdown"]:
         print(markdown_table(), end="")
         return 0
     if len(argv) == 2 and argv[0] == "--write":
-        readme = Path(argv[1])
-        readme.write_text(with_table(readme.read_text(encoding="utf-8")), encoding="utf-8")
+        doc = Path(argv[1])
+        doc.write_text(with_table(doc.read_text(encoding="utf-8")), encoding="utf-8")
         return 0
-    print("usage: python -m hippograph.settings --markdown | --write README.md", file=sys.stderr)
+    print(f"usage: python -m hippograph.settings --markdown | --write {TABLE_DOC}", file=sys.stderr)
     return 2
 
 

@@ -12,7 +12,15 @@ import pytest
 from hippograph.graph.errors import ConfigError
 from hippograph.graph.recall.recipes import ENTITIES
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JobsConfig
-from hippograph.settings import ALIASES, GROUPS, VARIABLES, Settings, markdown_table, with_table
+from hippograph.settings import (
+    ALIASES,
+    GROUPS,
+    TABLE_DOC,
+    VARIABLES,
+    Settings,
+    markdown_table,
+    with_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -238,7 +246,7 @@ def test_every_setting_is_read_outside_settings_py() -> None:
     assert unread == []
 
 
-def test_every_setting_is_documented_in_the_readme_table() -> None:
+def test_every_setting_is_documented_in_the_configuration_table() -> None:
     table = markdown_table()
     for variable, (group, f) in VARIABLES.items():
         row = next(line for line in table.splitlines() if line.startswith(f"| `{variable}` |"))
@@ -247,7 +255,7 @@ def test_every_setting_is_documented_in_the_readme_table() -> None:
         assert len(meaning) > 10, variable
 
 
-def test_the_readme_table_is_current() -> None:
-    """Regenerate it with ``python -m hippograph.settings --write README.md``."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert with_table(readme) == readme
+def test_the_configuration_table_is_current() -> None:
+    """Regenerate it with ``python -m hippograph.settings --write docs/configuration.md``."""
+    doc = (ROOT / TABLE_DOC).read_text(encoding="utf-8")
+    assert with_table(doc) == doc

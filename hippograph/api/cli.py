@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hippograph.api import cli_access, cli_context, cli_ingest, cli_jobs, cli_views, serve
 from hippograph.api.access import Access, is_loopback
-from hippograph.api.cli_common import data_dir_arg, with_runtime
+from hippograph.api.cli_common import data_dir_arg, readable, with_runtime
 from hippograph.graph import memories, transfer
 from hippograph.graph.errors import HippographError
 from hippograph.graph.model import NewMemory, Source
@@ -338,6 +338,8 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
+
+    readable(args.source, "in")
 
     def work(rt: Runtime) -> dict[str, int]:
         with (

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from hippograph.graph.errors import InvalidInput
 from hippograph.graph.runtime import Runtime
 from hippograph.settings import Settings
 
@@ -15,6 +16,16 @@ T = TypeVar("T")
 
 def data_dir_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", type=Path, default=None, help="embedded engine data dir")
+
+
+def readable(path: Path, field: str) -> Path:
+    """``path`` if it is a file this process can read, else ``BAD_INPUT`` naming ``field``: checked
+    before the graph opens, so a mistyped name costs no engine start and writes nothing."""
+    try:
+        with path.open("rb"):
+            return path
+    except OSError as exc:
+        raise InvalidInput(field, f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def with_runtime(settings: Settings, work: Callable[[Runtime], T]) -> T:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from hippograph.api.audit import erasure_counts
-from hippograph.api.cli_common import data_dir_arg, with_runtime
+from hippograph.api.cli_common import data_dir_arg, readable, with_runtime
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import to_iso
 from hippograph.graph.runtime import Runtime
@@ -68,6 +68,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    readable(args.source, "source")
     if args.locomo:
         data = json.loads(args.source.read_text(encoding="utf-8"))
         turns = locomo_turns(data, args.conversation)

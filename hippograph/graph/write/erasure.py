@@ -24,7 +24,7 @@ holds them. The audit trail records the call (who, when, outcome), never the tex
 On the embedded engine the indexes whose keys are words (full-text terms, vocabulary, tags)
 are rebuilt afterwards (``Store.compact``): a deleted record's bytes leave its bucket page at
 once, but an index keeps a deleted key until rebuilt; the engine's transaction log keeps
-recent writes until the engine closes (README, Security).
+recent writes until the engine closes (docs/operations.md, Erasure on disk).
 """
 
 from __future__ import annotations
