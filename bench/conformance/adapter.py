@@ -16,13 +16,17 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import uuid
 from typing import Any
 from uuid import UUID
 
 from tck.adapters.base_adapter import (
     BaseAdapter,
+    TCKBulkMessageInput,
     TCKConversation,
     TCKEntity,
+    TCKEntityGraph,
+    TCKEntityMergeResult,
     TCKFact,
     TCKMessage,
     TCKPreference,
@@ -43,6 +47,7 @@ from hippograph.graph.model import Episode, now_iso
 URL_VARIABLE = "HIPPOGRAPH_TCK_URL"
 PAGE = 100  # turns read per conversation page
 SEARCH_K = 50  # memories a search reads before keeping those of the asked kind
+GRAPH_ENTITIES = 500  # entities the graph view reads (the most mentioned first)
 _RUNS = itertools.count()
 
 
@@ -53,6 +58,7 @@ class HippographAdapter(BaseAdapter):  # type: ignore[misc]  # the suite is unty
         self._url = url or os.environ[URL_VARIABLE]
         self.namespace = self._fresh_namespace()
         self._steps: dict[UUID, tuple[str, int]] = {}
+        self._sessions: dict[UUID, str] = {}  # conversations named before their first message
         self._clients: dict[asyncio.AbstractEventLoop, AsyncClient] = {}
 
     @staticmethod
@@ -83,6 +89,7 @@ class HippographAdapter(BaseAdapter):  # type: ignore[misc]  # the suite is unty
     async def clear_all_data(self) -> None:
         self.namespace = self._fresh_namespace()
         self._steps.clear()
+        self._sessions.clear()
 
     # --- Conversations: the ledger ---
 
@@ -324,3 +331,84 @@ class HippographAdapter(BaseAdapter):  # type: ignore[misc]  # the suite is unty
             task, k=limit, success=True if success_only else None
         )
         return [TCKReasoningTrace(**mapping.trace(s.run)) for s in found]
+
+    # --- Hosted-service operations that map (the others stay NotImplementedError) ---
+
+    async def create_conversation(
+        self, user_id: str, *, metadata: dict[str, Any] | None = None
+    ) -> TCKConversation:
+        # A session comes into being with its first message: this names a new one. Hippograph
+        # keeps no owner on a session (the namespace is whose memory it is): user_id is dropped.
+        session_id = f"conversation-{uuid.uuid4()}"
+        conv = mapping.conversation(self.namespace, session_id, [], now_iso())
+        self._sessions[conv["id"]] = session_id
+        return TCKConversation(**conv)
+
+    async def _session_of(self, conversation_id: UUID) -> str | None:
+        if conversation_id in self._sessions:
+            return self._sessions[conversation_id]
+        after: str | None = None
+        while True:
+            page = await self._client.sessions(first=PAGE, after=after)
+            for s in page.items:
+                if mapping.conversation_id(self.namespace, s.session_id) == conversation_id:
+                    return s.session_id
+            if page.next_cursor is None:
+                return None
+            after = page.next_cursor
+
+    async def list_conversations(self, *, limit: int | None = None) -> list[TCKConversation]:
+        page = await self._client.sessions(first=limit or PAGE)
+        return [TCKConversation(**mapping.conversation_of(self.namespace, s)) for s in page.items]
+
+    async def get_conversation_metadata(self, conversation_id: UUID) -> TCKConversation:
+        session_id = await self._session_of(conversation_id)
+        if session_id is None:
+            raise LookupError(f"no conversation {conversation_id}")
+        for s in (await self._client.sessions(first=PAGE)).items:
+            if s.session_id == session_id:
+                return TCKConversation(**mapping.conversation_of(self.namespace, s))
+        return TCKConversation(**mapping.conversation(self.namespace, session_id, [], now_iso()))
+
+    async def delete_conversation(self, conversation_id: UUID) -> None:
+        session_id = await self._session_of(conversation_id)
+        if session_id is not None:
+            await self._client.clear_session(session_id)
+
+    async def bulk_add_messages(
+        self, conversation_id: UUID, messages: list[TCKBulkMessageInput]
+    ) -> list[TCKMessage]:
+        session_id = await self._session_of(conversation_id)
+        if session_id is None:
+            raise LookupError(f"no conversation {conversation_id}")
+        turns = [
+            Turn(session_id=session_id, text=m.content, role=m.role, metadata=m.metadata)
+            for m in messages
+        ]
+        sent = await self._client.ingest(turns, flush=True)
+        ids = [ref.id for ref in sent.turns]
+        stored = {t.id: t for t in await self._turns(session_id)}
+        return [TCKMessage(**mapping.message(stored[i])) for i in ids]
+
+    async def list_entities(
+        self, *, type: str | None = None, limit: int | None = None
+    ) -> list[TCKEntity]:
+        kind = mapping.kind(type) if type else None
+        found = await self._client.entities(kind=kind, first=limit or 50)
+        return [TCKEntity(**mapping.entity(e)) for e in found]
+
+    async def get_entity(self, entity_id: UUID) -> TCKEntity:
+        view = await self._client.entity(entity_id=str(entity_id), memories=0, timeline=0)
+        return TCKEntity(**mapping.entity(view.entity))
+
+    async def merge_entities(self, source_id: UUID, target_id: UUID) -> TCKEntityMergeResult:
+        await self._client.merge_entities(str(source_id), str(target_id))
+        return TCKEntityMergeResult(source_id=source_id, target_id=target_id, status="merged")
+
+    async def get_entity_graph(self) -> TCKEntityGraph:
+        nodes = await self._client.entities(first=GRAPH_ENTITIES)
+        edges = []
+        for e in nodes:
+            view = await self._client.entity(entity_id=e.uid, memories=0, timeline=0)
+            edges += [mapping.edge(e.uid, r) for r in view.relationships if r.outgoing]
+        return TCKEntityGraph(nodes=[mapping.node(e) for e in nodes], edges=edges)

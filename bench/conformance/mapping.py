@@ -78,6 +78,16 @@ def conversation(namespace: str, session_id: str, turns: list[Episode], now: str
     }
 
 
+def conversation_of(namespace: str, session: Session) -> Fields:
+    """A session as the suite's conversation without its messages."""
+    return {
+        "id": conversation_id(namespace, session.session_id),
+        "session_id": session.session_id,
+        "created_at": session.first_at,
+        "updated_at": session.last_at,
+    }
+
+
 def session_info(session: Session) -> Fields:
     return {
         "session_id": session.session_id,
@@ -121,6 +131,19 @@ def relationship(source_uid: str, r: Relationship) -> Fields:
 
 def category_tag(category: str) -> str:
     return f"{CATEGORY}{category}"
+
+
+def node(e: Entity) -> Fields:
+    return {"id": uuid.UUID(e.uid), "name": e.name, "type": entity_type(e.kind)}
+
+
+def edge(source_uid: str, r: Relationship) -> Fields:
+    return {
+        "id": fact_id(source_uid, r.type, r.other_uid, r.since),
+        "source": uuid.UUID(source_uid),
+        "target": uuid.UUID(r.other_uid),
+        "type": r.type,
+    }
 
 
 def preference(m: Memory) -> Fields:
