@@ -1,6 +1,6 @@
 """GraphQL entities (``graph.entities``, ``graph.about``): ``entity`` (everything about one:
 aliases, relationships, its most important current memories, its timeline) and ``entities``
-(queries); ``relate``, ``mergeEntities``, ``splitEntity`` (mutations)."""
+(queries); ``defineEntity``, ``relate``, ``mergeEntities``, ``splitEntity`` (mutations)."""
 
 from __future__ import annotations
 
@@ -162,8 +162,27 @@ class EntityQuery:
 @strawberry.type
 class EntityMutation:
     @strawberry.mutation(
-        description="from TYPE to (WORKS_AT, KNOWS, ...; letters, digits and _): entities not "
-        "known by those names are created (of kind). ended: the open one ends at since. "
+        description="The entity name names (by name or alias), created when unknown "
+        "(of kind, default object); its kind and description set when given."
+    )
+    async def define_entity(
+        self,
+        info: Info,
+        namespace: str,
+        name: str,
+        kind: str | None = None,
+        description: str | None = None,
+    ) -> Entity:
+        rt = runtime(info)
+        found = await run_in_threadpool(
+            entities.define, rt.store, namespace, name, kind=kind, description=description
+        )
+        return Entity.of(found)
+
+    @strawberry.mutation(
+        description="from TYPE to (WORKS_AT, KNOWS, ...; letters, digits and _), each an "
+        "entity's id or a name: entities not known by those names are created (of kind). "
+        "ended: the open one ends at since. "
         "Returns from's relationships of that type."
     )
     async def relate(

@@ -297,6 +297,13 @@ class Client(RunMethods):
         """The namespace's entities, the most mentioned first."""
         return self._run(opx.entities(self.namespace, kind, query, first))
 
+    def define_entity(
+        self, name: str, *, kind: str | None = None, description: str | None = None
+    ) -> entity_views.Entity:
+        """The entity ``name`` names, created when unknown; its kind and description set when
+        given."""
+        return self._run(opx.define_entity(self.namespace, name, kind, description))
+
     def relate(
         self,
         source: str,
@@ -307,7 +314,8 @@ class Client(RunMethods):
         since: str | None = None,
         ended: bool = False,
     ) -> list[entity_views.Relationship]:
-        """source TYPE target between entities (created when unknown); ended: it ends."""
+        """source TYPE target between entities, each a uid or a name (created when unknown);
+        ended: it ends."""
         return self._run(opx.relate(self.namespace, source, type_, target, kind, since, ended))
 
     def merge_entities(
@@ -663,6 +671,11 @@ class AsyncClient(AsyncRunMethods):
         self, *, kind: str | None = None, query: str | None = None, first: int | None = None
     ) -> list[entity_views.Entity]:
         return await self._run(opx.entities(self.namespace, kind, query, first))
+
+    async def define_entity(
+        self, name: str, *, kind: str | None = None, description: str | None = None
+    ) -> entity_views.Entity:
+        return await self._run(opx.define_entity(self.namespace, name, kind, description))
 
     async def relate(
         self,

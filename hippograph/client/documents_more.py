@@ -223,6 +223,15 @@ query Entities($namespace: String!, $kind: String, $query: String = "", $first: 
     + ENTITY_FIELDS
 )
 
+DEFINE_ENTITY: Final = (
+    """
+mutation DefineEntity($namespace: String!, $name: String!, $kind: String, $description: String) {
+  entity: defineEntity(namespace: $namespace, name: $name, kind: $kind,
+                       description: $description) { ...EntityFields }
+}"""
+    + ENTITY_FIELDS
+)
+
 RELATE: Final = f"""
 mutation Relate(
   $namespace: String!, $from: String!, $type: String!, $to: String!, $kind: String,
