@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from hippograph.graph.runtime import Runtime
 from hippograph.settings import Settings
+
+if TYPE_CHECKING:
+    from hippograph.graph.runtime import Runtime
 
 T = TypeVar("T")
 
@@ -19,6 +21,8 @@ def data_dir_arg(parser: argparse.ArgumentParser) -> None:
 
 def with_runtime(settings: Settings, work: Callable[[Runtime], T]) -> T:
     """Open the graph (attaching to a running server's engine), run ``work``, close."""
+    from hippograph.graph.runtime import Runtime  # the engine and the model: only when used
+
     rt = Runtime.open(settings, attach=True)
     try:
         return work(rt)
