@@ -12,6 +12,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future
 from typing import Any
 
 from starlette.applications import Starlette
@@ -113,11 +114,14 @@ def create_app(
     runtime: Runtime | None = None,
     on_ready: Callable[[], None] | None = None,
     span_exporter: Any = None,
+    opening: Future[Runtime] | None = None,
 ) -> Starlette:
     """Build the app. With ``runtime`` the caller owns it (tests share one engine); otherwise the
     lifespan opens one from ``settings`` (or the environment) and closes it on shutdown.
     ``span_exporter``: where traces go instead of the configured exporter (tests: the
-    OpenTelemetry SDK's in-memory one); traces are on with it or with ``HIPPOGRAPH_TRACES``."""
+    OpenTelemetry SDK's in-memory one); traces are on with it or with ``HIPPOGRAPH_TRACES``.
+    ``opening``: the runtime being opened already (``serve`` starts it while it imports this
+    module); the lifespan waits for it instead of opening one, and owns it the same."""
     if settings is None:
         settings = runtime.settings if runtime is not None else Settings.from_env()
     mcp = http_mount(settings.server.host)
@@ -165,7 +169,10 @@ def create_app(
             app.state.runtime = runtime
             yield
             return
-        opened = await run_in_threadpool(Runtime.open, settings, attach=False)
+        if opening is not None:
+            opened = await run_in_threadpool(opening.result)
+        else:
+            opened = await run_in_threadpool(Runtime.open, settings, attach=False)
         app.state.runtime = opened
         stop = threading.Event()
         jobs: BackgroundJobs | None = None
