@@ -308,19 +308,17 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
+    # The request's options, the same here and over HTTP.
+    options: dict[str, Any] = {
+        "k": args.k, "project": args.project, "session_id": args.session,
+        "explain": args.explain, "verify": args.verify, "rejected": args.rejected,
+        "include_gap": args.include_gap,
+    }  # fmt: skip
+
     def work(rt: Runtime) -> RecallResult | RemoteRecall:
         from hippograph.graph.recall import retrieval
 
-        request = retrieval.RecallRequest(
-            context=args.context,
-            k=args.k,
-            project=args.project,
-            session_id=args.session,
-            explain=args.explain,
-            verify=args.verify,
-            rejected=args.rejected,
-            include_gap=args.include_gap,
-        )
+        request = retrieval.RecallRequest(context=args.context, **options)
         found = retrieval.recall(
             rt.store,
             rt.embedder,
@@ -333,16 +331,7 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         return found
 
     def there(client: Client) -> RecallResult | RemoteRecall:
-        return client.recall(
-            args.context,
-            k=args.k,
-            project=args.project,
-            session_id=args.session,
-            explain=args.explain,
-            verify=args.verify,
-            rejected=args.rejected,
-            include_gap=args.include_gap,
-        )
+        return client.recall(args.context, **options)
 
     result = _served(args, settings, there, lambda: with_runtime(settings, work))
     if result.gap:
