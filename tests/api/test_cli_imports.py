@@ -74,3 +74,18 @@ def test_endpoints_of_listen_addresses() -> None:
     assert cli_remote.endpoint("::", 8000) == "http://[::1]:8000/graphql"
     assert cli_remote.endpoint("::1", 9) == "http://[::1]:9/graphql"
     assert cli_remote.endpoint("example.org", 80) == "http://example.org:80/graphql"
+
+
+def test_the_app_with_traces_off_imports_no_opentelemetry_sdk() -> None:
+    """Traces off (the default): api/tracing.py and the OpenTelemetry SDK stay unimported (the
+    API package alone may be there: the MCP library imports it)."""
+    probe = (
+        "import sys; from hippograph.api.app import create_app; "
+        "from hippograph.settings import Settings; create_app(Settings.from_env({})); "
+        "print(sorted(m for m in sys.modules if m.startswith("
+        "('opentelemetry.sdk', 'opentelemetry.exporter', 'hippograph.api.tracing'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout
