@@ -52,9 +52,12 @@ def rss(pid: int) -> dict[str, float]:
     return fields
 
 
-def start(data_dir: Path, port: int, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], float]:
-    """``hippograph serve`` on ``data_dir``; returns it and the seconds to a healthy /healthz."""
-    log = (data_dir.parent / "serve.log").open("ab")
+def start(
+    data_dir: Path, port: int, env: dict[str, str], log_path: Path
+) -> tuple[subprocess.Popen[bytes], float]:
+    """``hippograph serve`` on ``data_dir`` (its output to ``log_path``); returns it and the
+    seconds to a healthy /healthz."""
+    log = log_path.open("ab")
     started = time.perf_counter()
     proc = subprocess.Popen(
         [str(EXE), "serve", "--port", str(port), "--data-dir", str(data_dir)],
@@ -137,7 +140,7 @@ def main() -> int:
     store = args.data_dir or args.copy_from or "empty"
     figures: dict[str, Any] = {"load_at_start": load(), "store": str(store)}
     print(f"$ hippograph serve --port {port} --data-dir {data_dir}  (load {load()})")
-    proc, ready_s = start(data_dir, port, env)
+    proc, ready_s = start(data_dir, port, env, work / "serve.log")
     figures |= {"cold_start_s": round(ready_s, 2), "load_at_ready": load()}
     print(f"cold start to a healthy /healthz: {ready_s:.1f} s (load {figures['load_at_ready']})")
     try:

@@ -360,13 +360,15 @@ def _served(
     here: Callable[[], T],
 ) -> T:
     """``there`` on the server ``main`` found (``args.server``), else ``here``; ``here`` too
-    when the server turns out not to listen (it was killed and left its file: nothing sent)."""
-    if args.server is None:
+    when the server turns out not to listen (it was killed and left its file: nothing sent).
+    A command called without ``main`` (tests, scripts) runs here."""
+    server = getattr(args, "server", None)
+    if server is None:
         return here()
     import httpx
 
     try:
-        with cli_remote.client(settings, args.server, args.namespace) as client:
+        with cli_remote.client(settings, server, args.namespace) as client:
             return there(client)
     except httpx.ConnectError:
         return here()
