@@ -76,7 +76,7 @@ def start(
     raise SystemExit("hippograph serve was not healthy within 300 s")
 
 
-def remember(port: int, n: int) -> None:
+def remember(port: int, namespace: str, n: int) -> None:
     """``n`` short memories over the API, in batches."""
     import random
 
@@ -92,10 +92,30 @@ def remember(port: int, n: int) -> None:
             items = [{"content": t} for t in texts[i : i + 200]]
             r = client.post(
                 f"http://127.0.0.1:{port}/graphql",
-                json={"query": mutation, "variables": {"ns": NAMESPACE, "items": items}},
+                json={"query": mutation, "variables": {"ns": namespace, "items": items}},
             )
             if r.json().get("errors"):
                 raise SystemExit(f"rememberBatch failed: {r.json()['errors'][0]['message']}")
+
+
+def recall(port: int, namespace: str, n: int) -> float:
+    """``n`` recalls over the API (made-up contexts, as bench/latency.py's); their mean ms."""
+    import random
+
+    from bench.latency import sentences
+
+    query = "query($ns: String!, $c: String!) { recall(namespace: $ns, context: $c, k: 10) { totalMs } }"
+    took = []
+    with httpx.Client(timeout=120) as client:
+        for context in sentences(n, random.Random(11)):
+            body = client.post(
+                f"http://127.0.0.1:{port}/graphql",
+                json={"query": query, "variables": {"ns": namespace, "c": context}},
+            ).json()
+            if body.get("errors"):
+                raise SystemExit(f"recall failed: {body['errors'][0]['message']}")
+            took.append(float(body["data"]["recall"]["totalMs"]))
+    return sum(took) / max(1, len(took))
 
 
 def timed_cli(args: list[str], env: dict[str, str], repeat: int) -> dict[str, Any]:
@@ -123,6 +143,8 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=0, help="remember N over the API first")
     parser.add_argument("--copy-from", type=Path, help="serve a copy of this data directory")
     parser.add_argument("--data-dir", type=Path, help="serve this data directory in place")
+    parser.add_argument("--namespace", default=NAMESPACE, help="where recalls and the CLI read")
+    parser.add_argument("--recalls", type=int, default=50, help="recalls before reading RSS")
     parser.add_argument("--idle", type=float, default=15.0, help="seconds idle before reading RSS")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each CLI command")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -145,8 +167,12 @@ def main() -> int:
     print(f"cold start to a healthy /healthz: {ready_s:.1f} s (load {figures['load_at_ready']})")
     try:
         if args.memories:
-            remember(port, args.memories)
+            remember(port, args.namespace, args.memories)
             print(f"remembered {args.memories} memories (load {load()})")
+        if args.recalls:
+            mean = recall(port, args.namespace, args.recalls)
+            figures["recall_mean_ms"] = round(mean, 1)
+            print(f"{args.recalls} recalls in {args.namespace}: {mean:.0f} ms mean (load {load()})")
         time.sleep(args.idle)
         mem = rss(proc.pid)
         figures |= {"rss_mb": mem, "load_at_rss": load()}
@@ -158,8 +184,8 @@ def main() -> int:
         common = ["--data-dir", str(data_dir)]
         commands = [
             ["search", "--help"],
-            ["search", "hello", "-n", NAMESPACE, "-k", "3", *common],
-            ["recall", "what do we know", "-n", NAMESPACE, "-k", "3", *common],
+            ["search", "hello", "-n", args.namespace, "-k", "3", *common],
+            ["recall", "what do we know", "-n", args.namespace, "-k", "3", *common],
         ]
         figures["cli"] = []
         for command in commands:

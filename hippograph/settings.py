@@ -57,7 +57,7 @@ def _jvm_size(name: str, value: str) -> int:
     match = re.fullmatch(r"([0-9]+)([kmg])", value.strip().lower())
     if match is None:
         raise ConfigError(name, f"{value!r} is not a JVM size: a number and k, m or g (512m, 2g)")
-    size = int(match.group(1)) * 1024 ** "kmg".index(match.group(2)) * 1024
+    size = int(match.group(1)) * {"k": 1024, "m": 1024**2, "g": 1024**3}[match.group(2)]
     if size < 64 * 1024**2:
         raise ConfigError(name, f"{value!r} is under 64m")
     return size
@@ -101,9 +101,9 @@ class GraphSettings:
     query_timeout_s: float = _var("HIPPOGRAPH_QUERY_TIMEOUT_S", 120.0)
     """Longest a graph statement, transaction or connection wait runs; past it: QUERY_TIMEOUT."""
     # The engine's page cache (a quarter of it, arcadedb.maxPageRAM) and vector-index caches
-    # are sized from the heap; the whole process stays under 1.5 GB of resident memory at 100k
-    # memories with this default (docs/research/footprint.md).
-    engine_heap: str = _var("HIPPOGRAPH_ENGINE_HEAP", "1g")
+    # are sized from the heap, and ZGC fills what it is given: serve held 1.9 GB at 100k
+    # memories with 1g, 1.25 GB with 512m (docs/research/footprint.md). More for millions.
+    engine_heap: str = _var("HIPPOGRAPH_ENGINE_HEAP", "512m")
     """Most JVM heap the embedded engine may use (-Xmx), e.g. 512m, 2g."""
     engine_heap_start: str = _var("HIPPOGRAPH_ENGINE_HEAP_START", "256m")
     """JVM heap the embedded engine commits at start (-Xms, faulted in up front)."""
@@ -256,6 +256,11 @@ class ServerSettings:
     """The browser pages' folder: package.json, node_modules (npm ci, by make install), pages."""
     jobs: bool = _var("HIPPOGRAPH_SERVE_JOBS", True)
     """Run the maintenance jobs inside serve; 0 (serve --no-jobs): hippograph worker runs them."""
+    # glibc gives each thread that allocates its own arena, up to 8 per core; the JVM's, ONNX
+    # Runtime's and the server's ~70 threads left ~200 MB of freed memory resident in them at
+    # 100k memories (docs/research/footprint.md).
+    malloc_arenas: int = _var("HIPPOGRAPH_MALLOC_ARENAS", 2)
+    """glibc malloc arenas of serve (mallopt M_ARENA_MAX); 0 leaves glibc's default."""
     traces: str = _var("HIPPOGRAPH_TRACES", "off")
     """OpenTelemetry traces (the otel extra): off, otlp (to the endpoint below) or console."""
     traces_endpoint: str = _var("HIPPOGRAPH_TRACES_ENDPOINT", "http://127.0.0.1:4318/v1/traces")
@@ -267,6 +272,7 @@ class ServerSettings:
         except InvalidInput as exc:
             raise ConfigError("HIPPOGRAPH_MCP_NAMESPACE", exc.message) from None
         _check_range("HIPPOGRAPH_PORT", self.port, 0, 65535)
+        _check_range("HIPPOGRAPH_MALLOC_ARENAS", self.malloc_arenas, 0, 64)
         if self.traces not in ("off", "otlp", "console"):
             raise ConfigError("HIPPOGRAPH_TRACES", "must be off, otlp or console")
         if not self.traces_endpoint.startswith(("http://", "https://")):

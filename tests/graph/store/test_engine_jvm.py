@@ -24,7 +24,7 @@ def test_the_engine_heap_starts_at_its_start_size_faulted_in_and_is_bounded(
 
 
 def _bytes(size: str) -> int:
-    return int(size[:-1]) * 1024 ** "kmg".index(size[-1]) * 1024
+    return int(size[:-1]) * {"k": 1024, "m": 1024**2, "g": 1024**3}[size[-1]]
 
 
 def test_the_latency_bench_reads_the_jit_compiler_threads_cpu(runtime: Runtime) -> None:
