@@ -29,6 +29,7 @@ from hippograph.graph.recall.recall_config import REJECTED
 from hippograph.settings import Settings
 
 if TYPE_CHECKING:
+    from hippograph.api.audit import AuditLog
     from hippograph.client import Client
     from hippograph.client.records import RecallResult as RemoteRecall
     from hippograph.graph.recall.results import RecallResult
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-def _audit_log(settings: Settings) -> Any:
+def _audit_log(settings: Settings) -> AuditLog:
     from hippograph.api.access import Access
 
     return Access.of(settings).audit
