@@ -53,14 +53,14 @@ def rss(pid: int) -> dict[str, float]:
 
 
 def start(
-    data_dir: Path, port: int, env: dict[str, str], log_path: Path
+    data_dir: Path, port: int, env: dict[str, str], log_path: Path, *extra: str
 ) -> tuple[subprocess.Popen[bytes], float]:
     """``hippograph serve`` on ``data_dir`` (its output to ``log_path``); returns it and the
     seconds to a healthy /healthz."""
     log = log_path.open("ab")
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [str(EXE), "serve", "--port", str(port), "--data-dir", str(data_dir)],
+        [str(EXE), "serve", "--port", str(port), "--data-dir", str(data_dir), *extra],
         env=env, stdout=log, stderr=log, preexec_fn=ends_with_parent,
     )  # fmt: skip
     while time.perf_counter() - started < 300:
@@ -145,6 +145,9 @@ def main() -> int:
     parser.add_argument("--data-dir", type=Path, help="serve this data directory in place")
     parser.add_argument("--namespace", default=NAMESPACE, help="where recalls and the CLI read")
     parser.add_argument("--recalls", type=int, default=50, help="recalls before reading RSS")
+    parser.add_argument(
+        "--no-jobs", action="store_true", help="serve --no-jobs: no maintenance job runs meanwhile"
+    )
     parser.add_argument("--idle", type=float, default=15.0, help="seconds idle before reading RSS")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each CLI command")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -161,8 +164,11 @@ def main() -> int:
     port = free_port()
     store = args.data_dir or args.copy_from or "empty"
     figures: dict[str, Any] = {"load_at_start": load(), "store": str(store)}
-    print(f"$ hippograph serve --port {port} --data-dir {data_dir}  (load {load()})")
-    proc, ready_s = start(data_dir, port, env, work / "serve.log")
+    extra = ["--no-jobs"] if args.no_jobs else []
+    print(
+        f"$ hippograph serve --port {port} --data-dir {data_dir} {' '.join(extra)} (load {load()})"
+    )
+    proc, ready_s = start(data_dir, port, env, work / "serve.log", *extra)
     figures |= {"cold_start_s": round(ready_s, 2), "load_at_ready": load()}
     print(f"cold start to a healthy /healthz: {ready_s:.1f} s (load {figures['load_at_ready']})")
     try:
