@@ -259,3 +259,24 @@ def test_the_configuration_table_is_current() -> None:
     """Regenerate it with ``python -m hippograph.settings --write docs/configuration.md``."""
     doc = (ROOT / TABLE_DOC).read_text(encoding="utf-8")
     assert with_table(doc) == doc
+
+
+@pytest.mark.parametrize(
+    ("variables", "named", "said"),
+    [
+        ({"HIPPOGRAPH_ENGINE_HEAP": "2 GB"}, "HIPPOGRAPH_ENGINE_HEAP", "not a JVM size"),
+        ({"HIPPOGRAPH_ENGINE_HEAP": "32m"}, "HIPPOGRAPH_ENGINE_HEAP", "under 64m"),
+        ({"HIPPOGRAPH_ENGINE_HEAP_START": "1g"}, "HIPPOGRAPH_ENGINE_HEAP_START", "must not exceed"),
+        ({"HIPPOGRAPH_MALLOC_ARENAS": "65"}, "HIPPOGRAPH_MALLOC_ARENAS", "0..64"),
+    ],
+)
+def test_the_footprint_settings_are_checked(
+    variables: dict[str, str], named: str, said: str
+) -> None:
+    with pytest.raises(ConfigError) as raised:
+        Settings.from_env(variables)
+    assert named in str(raised.value) and said in str(raised.value)
+    grown = Settings.from_env(
+        {"HIPPOGRAPH_ENGINE_HEAP": "4g", "HIPPOGRAPH_ENGINE_HEAP_START": "1g"}
+    )
+    assert (grown.graph.engine_heap, grown.graph.engine_heap_start) == ("4g", "1g")

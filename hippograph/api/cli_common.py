@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from hippograph.graph.errors import InvalidInput
-from hippograph.graph.runtime import Runtime
 from hippograph.settings import Settings
+
+if TYPE_CHECKING:
+    from hippograph.graph.runtime import Runtime
 
 T = TypeVar("T")
 
@@ -30,6 +32,8 @@ def readable(path: Path, field: str) -> Path:
 
 def with_runtime(settings: Settings, work: Callable[[Runtime], T]) -> T:
     """Open the graph (attaching to a running server's engine), run ``work``, close."""
+    from hippograph.graph.runtime import Runtime  # the engine and the model: only when used
+
     rt = Runtime.open(settings, attach=True)
     try:
         return work(rt)

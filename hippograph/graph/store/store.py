@@ -310,7 +310,8 @@ class Store:
             if not attach:
                 engine = EmbeddedEngine(
                     settings.graph.data_dir, database=EMBEDDED_DATABASE,
-                    heap=settings.graph.engine_heap, jvm_args=settings.graph.engine_jvm_args,
+                    heap=settings.graph.engine_heap, heap_start=settings.graph.engine_heap_start,
+                    jvm_args=settings.graph.engine_jvm_args,
                 )  # fmt: skip
                 engine.start()  # raises DataDirInUse with the holder's details
             user, password = credentials(settings.graph.data_dir)
@@ -331,6 +332,7 @@ class Store:
             database=settings.graph.database or EMBEDDED_DATABASE,
             bolt_port=settings.graph.bolt_port,
             heap=settings.graph.engine_heap,
+            heap_start=settings.graph.engine_heap_start,
             jvm_args=settings.graph.engine_jvm_args,
             command_timeout_s=settings.graph.query_timeout_s,
         )
