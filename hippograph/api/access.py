@@ -61,7 +61,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "feedback": "write", "observe": "write", "used": "write",
     "eraseTurn": "write", "clearSession": "write", "erase": "write",  # as forget(hard)
     "consolidate": "write",  # without a namespace: every namespace, admin over *
-    "relate": "write", "mergeEntities": "write", "splitEntity": "write",
+    "relate": "write", "defineEntity": "write", "mergeEntities": "write", "splitEntity": "write",
     "startRun": "write", "addStep": "write", "addToolCall": "write", "updateToolCall": "write",
     "finishRun": "write",
     # admin
