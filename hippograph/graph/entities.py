@@ -343,9 +343,13 @@ def forget_memories(tx: Tx, namespace: str, ids: Sequence[str]) -> list[str]:
     return [str(u) for u in rows[0]["uids"]] if rows else []
 
 
-def prune(tx: Tx, namespace: str, uids: Sequence[str]) -> int:
-    """Entities no memory mentions any longer, deleted; the others' counts read again."""
+def prune(tx: Tx, namespace: str, uids: Sequence[str], *, keep_stated: bool = True) -> int:
+    """Entities no memory mentions any longer, deleted; the others' counts read again.
+    ``keep_stated``: not those a caller named (erasure passes False: what it erased may be
+    all that was known of them, and erased means erased)."""
     if not uids:
         return 0
-    rows = tx.run("entity/prune", namespace=namespace, uids=sorted(set(uids)))
+    rows = tx.run(
+        "entity/prune", namespace=namespace, uids=sorted(set(uids)), keep_stated=keep_stated
+    )
     return int(rows[0]["deleted"]) if rows else 0

@@ -148,3 +148,17 @@ def test_a_caller_defines_an_entity_and_relates_entities_by_uid(
         entities.define(runtime.store, namespace, "!!!")
     assert empty.value.field == "name"
     assert [e.name for e in entities.search(runtime.store, namespace, query="bob")] == []
+
+
+def test_a_stated_entity_outlives_its_last_mention_but_not_an_erasure(
+    runtime: Runtime, namespace: str
+) -> None:
+    entities.define(runtime.store, namespace, "Priya", kind="person", description="A colleague")
+    [said] = remember(runtime, namespace, "Priya plays chess on Sundays.")
+    memories.forget(runtime.store, namespace, said, hard=True)
+    kept = {e.name: e.mentions for e in entities.search(runtime.store, namespace)}
+    assert kept == {"Priya": 0}
+    [again] = remember(runtime, namespace, "Priya moved to the data team.")
+    report = erasure.erase(runtime.store, namespace, memory_ids=[again])
+    assert report.entities == 1
+    assert entities.search(runtime.store, namespace) == []

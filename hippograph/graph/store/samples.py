@@ -70,7 +70,8 @@ SAMPLES: dict[str, Any] = {
     "failed": ["failure"],
     # Entities (graph/entities): people, places and things, and the memories that mention them.
     "entity": "Ana", "names": ["ana"], "from_uid": "u", "into_uid": "u", "current": False,
-    "description": "d", "max_degree": 50, "max_entity_degree": 50, "per_entity": 5,
+    "description": "d", "max_degree": 50, "keep_stated": True, "max_entity_degree": 50,
+    "per_entity": 5,
     "entities": [
         {"uid": "u", "name": "Ana", "canonical": "ana", "kind": "person", "cued": True,
          "aliases": ["ana"], "first": _NOW, "last": _NOW,

@@ -191,7 +191,7 @@ def _apply(
                  "body_hash": body_hash(str(r["content"] or ""))} for r in context]  # fmt: skip
         tx.run("erase/delete_memories", namespace=namespace, rows=rows, now=now)
     _derived_views(tx, namespace, set(erased), now)
-    emptied = entities.prune(tx, namespace, mentioned)
+    emptied = entities.prune(tx, namespace, mentioned, keep_stated=False)
     tags = sorted({str(t) for r in context for t in r["tags"]})
     dropped = tx.run("erase/empty_tags", namespace=namespace, uids=tags) if tags else []
     if uids:
