@@ -36,7 +36,7 @@ SAMPLES: dict[str, Any] = {
     "tag_uid": None, "before": _NOW, "cutoff": _NOW, "expires_at": _NOW, "last_run_at": _NOW,
     "watermark": None, "valid_at": None, "identity": "identity: c", "condition": "c",
     # Identifiers.
-    "id": _ID, "ids": [_ID], "memory_ids": [_ID], "from_id": _ID, "to_id": _ID,
+    "id": _ID, "ids": [_ID], "memory_id": _ID, "memory_ids": [_ID], "from_id": _ID, "to_id": _ID,
     "tombstone_id": _ID, "cluster_id": _ID, "eid": _EID, "eids": [_EID], "uid": "u",
     "uids": ["u"], "key": "k", "keys": ["k"], "hashes": ["h"], "body_hash": "h",
     "migration": "m", "job": "pagerank", "holder": "h",
