@@ -120,8 +120,7 @@ def build(
     base_vecs = rt.embedder.embed(base)
     nprng = np.random.default_rng(7)
     pick = nprng.integers(0, len(base), size=n)
-    vecs = base_vecs[pick] + nprng.normal(0, 0.02, size=(n, base_vecs.shape[1])).astype(np.float32)
-    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    vecs = jittered(base_vecs, pick, nprng)
     ids = [str(uuid.uuid4()) for _ in range(n)]
     topic_of = [int(i) % 100 for i in pick]
     by_topic: dict[int, list[int]] = defaultdict(list)
@@ -131,9 +130,11 @@ def build(
     now = now_iso()
     started = time.perf_counter()
     batch = 1000
+    progress = max(batch, n // 100 // batch * batch)
     for start in range(0, n, batch):
         rows, pairs, links = [], [], []
-        for i in range(start, min(n, start + batch)):
+        end = min(n, start + batch)
+        for i in range(start, end):
             said = f": {' '.join(zipf.draw(words))}" if zipf else ""
             text = f"{base[pick[i]]} (note {i}{said})"
             rows.append(
@@ -158,43 +159,46 @@ def build(
                     "status": "active",
                     "source_session": f"s{i // 20}",
                     "source_messages": str(i % 20),
-                    "embedding": [float(x) for x in vecs[i]],
+                    "embedding": vecs[i].tolist(),
                 }
             )
             pairs += [{"memory_id": ids[i], "tag": f"topic-{topic_of[i]}-{j}"} for j in range(3)]
             targets = [i - 1] if i % 20 else []
             targets += rng.sample(by_topic[topic_of[i]], 4)
             for j in targets:
+                # A link to a memory of a later batch is drawn (the random sequence, so the
+                # store, stays what it was) but not written: its end does not exist yet.
                 if j != i and 0 <= j < n:
                     w = round(rng.uniform(0.3, 1.0), 3)
-                    links.append(
-                        {
-                            "from_id": ids[i],
-                            "to_key": ids[j],
-                            "props": {
-                                "weight": w,
-                                "confidence": 1.0,
-                                "kind": "bench",
-                                "created_at": now,
-                            },
-                        }
-                    )
+                    if j >= end:
+                        continue
+                    props = {"weight": w, "confidence": 1.0, "kind": "bench", "created_at": now}
+                    links.append({"from_id": ids[i], "to_key": ids[j], "props": props})
                     edges[ids[i]].append((ids[j], w))
                     edges[ids[j]].append((ids[i], w))
         rt.store.write("import/memories", rows=rows)
         rt.store.write("tag/attach", namespace=NAMESPACE, pairs=pairs, now=now)
-        rt.store.write(
-            "import/edge_relates_to",
-            rows=[x for x in links if x["to_key"] in set(ids[: start + batch])],
-        )
-        done = min(n, start + batch)
-        rate = done / (time.perf_counter() - started)
-        print(f"\rbuilt {done}/{n} memories ({rate:.0f}/s)", end="", flush=True)
-    print()
+        rt.store.write("import/edge_relates_to", rows=links)
+        rate = end / (time.perf_counter() - started)
+        if end % progress == 0 or end == n:
+            print(f"built {end}/{n} memories ({rate:.0f}/s)", flush=True)
     queries = [s.replace(" at ", " around ") for s in rng.sample(base, 200)]
     if zipf:
         queries = [f"{q} ({' '.join(zipf.draw(2))})" for q in queries]
     return ids, vecs, edges, queries
+
+
+def jittered(base: np.ndarray, pick: np.ndarray, nprng: np.random.Generator) -> np.ndarray:
+    """``base[pick]`` plus Gaussian noise (sd 0.02), normalised: float32, made in blocks so a
+    million 384-float vectors never hold a float64 copy (3 GB) at once."""
+    vecs = np.empty((len(pick), base.shape[1]), dtype=np.float32)
+    block = 100_000
+    for start in range(0, len(pick), block):
+        rows = pick[start : start + block]
+        noise = nprng.normal(0, 0.02, size=(len(rows), base.shape[1])).astype(np.float32)
+        part = base[rows] + noise
+        vecs[start : start + len(rows)] = part / np.linalg.norm(part, axis=1, keepdims=True)
+    return vecs
 
 
 def floor(
@@ -274,6 +278,26 @@ def load_state(
         vecs = data["vecs"]
     edges = {k: [(d, float(w)) for d, w in v] for k, v in extra["edges"].items()}
     return extra["ids"], vecs, edges, extra["queries"]
+
+
+def update_vocabulary(rt: Runtime) -> None:
+    """Runs the vocabulary job's work (recall's vocabulary seeds) on the bench namespace."""
+    started = time.perf_counter()
+    built = vocabulary.update(
+        rt.store,
+        rt.embedder,
+        NAMESPACE,
+        progress=lambda u: (
+            print(f"vocabulary: {u.memories} memories read, {u.words} words", flush=True)
+            if u.memories % 10_000 < vocabulary.PAGE
+            else None
+        ),
+    )
+    print(
+        f"vocabulary: {built.words} words added from {built.memories} memories in "
+        f"{time.perf_counter() - started:.1f}s",
+        flush=True,
+    )
 
 
 def warmup_texts(queries: list[str]) -> list[str]:
@@ -409,6 +433,10 @@ def main() -> int:
         "--words", type=int, default=0,
         help="words of a Zipf vocabulary in each memory (2 in each query); see above",
     )  # fmt: skip
+    parser.add_argument(
+        "--build-only", action="store_true",
+        help="build the store in --data-dir (and its vocabulary) and stop: a later run reuses it",
+    )  # fmt: skip
     graph.add_arguments(parser)
     args = parser.parse_args()
     rng = random.Random(11)
@@ -416,34 +444,27 @@ def main() -> int:
     words = f"-words{args.words}" if args.words else ""
     state = data_dir / f"bench-state-{args.memories}{words}.npz"
     settings = graph.settings(args, data_dir=data_dir, engine_heap=args.heap)
-    rt: Runtime | None = Runtime.open(settings, attach=False)
-    served = None
+    if args.build_only and not args.data_dir:
+        parser.error("--build-only needs --data-dir (where the store is kept)")
+    # A store built before is served first and this process attaches to it: no second
+    # engine here (its heap is committed whole, --heap again: 2 x 4 GB at 1M memories).
+    reuse = state.exists() and args.server == "process"
+    served = serve_process(data_dir, engine_heap=args.heap, timeout_s=1800) if reuse else None
+    rt: Runtime | None = None
     try:
-        assert rt is not None
+        rt = Runtime.open(settings, attach=reuse)
         if state.exists():
             ids, vecs, edges, queries = load_state(state)
-            print(f"reusing the {len(ids)} memories built in {data_dir}")
+            print(f"reusing the {len(ids)} memories built in {data_dir}", flush=True)
         else:
             ids, vecs, edges, queries = build(rt, args.memories, rng, args.words)
             if args.data_dir:
                 save_state(state, ids, vecs, edges, queries)
-        # The vocabulary job's work (recall's vocabulary seeds), done before the server starts;
+        # The vocabulary job's work (recall's vocabulary seeds), done before the recalls;
         # on a reused store it only reads what is stamped already.
-        started = time.perf_counter()
-        built = vocabulary.update(
-            rt.store,
-            rt.embedder,
-            NAMESPACE,
-            progress=lambda u: (
-                print(f"vocabulary: {u.memories} memories read, {u.words} words")
-                if u.memories % 10_000 < vocabulary.PAGE
-                else None
-            ),
-        )
-        print(
-            f"vocabulary: {built.words} words added from {built.memories} memories in "
-            f"{time.perf_counter() - started:.1f}s"
-        )
+        update_vocabulary(rt)
+        if args.build_only:
+            return 0
         queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
         qvecs = rt.embedder.embed(queries)
         # Timed apart, after the rounds, and not pooled: contexts whose full text finds
@@ -452,7 +473,7 @@ def main() -> int:
             "without a full-text word": wordless_texts(50, rng),
             "with a rare word": rare_word_texts(queries, 50, len(ids), rng),
         }
-        # The floor before any server runs: nothing else is on the cores then.
+        # The floor before the recalls (on a reused store the server idles meanwhile).
         floors = floor(ids, vecs, edges, qvecs)
         if args.server == "thread":
             url, server = serve(rt)
@@ -461,10 +482,11 @@ def main() -> int:
             )
             server.should_exit = True  # type: ignore[attr-defined]
         else:
-            rt.close()  # the server process owns the engine; this one attaches to it
-            rt = None
-            served = serve_process(data_dir, engine_heap=settings.graph.engine_heap)
-            rt = Runtime.open(settings, attach=True)
+            if served is None:
+                rt.close()  # the server process owns the engine; this one attaches to it
+                rt = None
+                served = serve_process(data_dir, engine_heap=args.heap, timeout_s=1800)
+                rt = Runtime.open(settings, attach=True)
             totals, embeds, jit_ms, apart = time_recalls(
                 served.url, queries, args.warmup, served.proc.pid, args.rounds, extra
             )
