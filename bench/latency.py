@@ -65,6 +65,7 @@ from hippograph.graph.model import content_hash, now_iso  # noqa: E402
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE  # noqa: E402
 from hippograph.graph.recall.seeds import query_words  # noqa: E402
 from hippograph.graph.runtime import Runtime  # noqa: E402
+from hippograph.graph.store.store import vector  # noqa: E402
 from hippograph.graph.text import fulltext  # noqa: E402
 from hippograph.graph.text.stopwords import FUNCTION_WORDS  # noqa: E402
 from hippograph.settings import GraphSettings  # noqa: E402
@@ -159,7 +160,7 @@ def build(
                     "status": "active",
                     "source_session": f"s{i // 20}",
                     "source_messages": str(i % 20),
-                    "embedding": vecs[i].tolist(),
+                    "embedding": vector(vecs[i]),  # its repr is short: the driver formats every row
                 }
             )
             pairs += [{"memory_id": ids[i], "tag": f"topic-{topic_of[i]}-{j}"} for j in range(3)]
