@@ -272,14 +272,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--minutes", type=float, default=2.0)
-    parser.add_argument(
-        "--single-minutes", type=float, default=1.0,
-        help="first, one client alone this long (0: skip): the concurrent/single ratio's base",
-    )  # fmt: skip
-    parser.add_argument(
-        "--settle", type=float, default=60.0,
-        help="seconds to watch the server's memory after the burst, nothing arriving",
-    )  # fmt: skip
+    single_help = "first, one client alone this long (0: skip): the concurrent/single ratio's base"
+    parser.add_argument("--single-minutes", type=float, default=1.0, help=single_help)
+    settle_help = "seconds to watch the server's memory after the burst, nothing arriving"
+    parser.add_argument("--settle", type=float, default=60.0, help=settle_help)
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--recall-share", type=float, default=0.8)
     parser.add_argument("--data-dir", type=Path, default=None)
