@@ -38,6 +38,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.rss import Sampler, rss_mb  # noqa: E402
 from bench.server import serve  # noqa: E402
 from bench.throughput import texts  # noqa: E402
 
@@ -226,10 +227,55 @@ def retries(log: Path, offset: int, data_dir: Path) -> Counter[str]:
     return found
 
 
+def run_clients(url: str, clients: int, minutes: float, share: float) -> tuple[Tally, float]:
+    """``clients`` threads sending requests for ``minutes``, progress every 10 s: what they
+    saw and the seconds it took."""
+    tally = Tally()
+    deadline = time.monotonic() + minutes * 60
+    threads = [
+        threading.Thread(target=client_loop, args=(url, tally, deadline, share, w), daemon=True)
+        for w in range(clients)
+    ]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        for t in threads:
+            t.join(timeout=10)
+        with tally.lock:
+            done = {op: len(v) for op, v in tally.latencies.items()}
+            errors = sum(len(v) for v in tally.errors.values())
+        elapsed = time.perf_counter() - started
+        print(f"load ({clients} clients): {elapsed:.0f} s {done} errors={errors}", flush=True)
+    return tally, time.perf_counter() - started
+
+
+def settle(pid: int, seconds: float) -> list[tuple[float, float | None]]:
+    """The server's resident memory every 10 s for ``seconds`` after the burst, no request
+    arriving: (seconds since the burst, MiB)."""
+    readings: list[tuple[float, float | None]] = []
+    started = time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        readings.append((round(elapsed), rss_mb(pid)))
+        time.sleep(min(10.0, seconds - elapsed))
+    readings.append((round(time.perf_counter() - started), rss_mb(pid)))
+    print(f"settle: {readings[-1][1]} MiB after {readings[-1][0]} s", flush=True)
+    return readings
+
+
+def throughput(tally: Tally, seconds: float) -> float:
+    """Requests of every operation answered per second."""
+    return sum(len(v) for v in tally.latencies.values()) / seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--minutes", type=float, default=2.0)
+    single_help = "first, one client alone this long (0: skip): the concurrent/single ratio's base"
+    parser.add_argument("--single-minutes", type=float, default=1.0, help=single_help)
+    settle_help = "seconds to watch the server's memory after the burst, nothing arriving"
+    parser.add_argument("--settle", type=float, default=60.0, help=settle_help)
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--recall-share", type=float, default=0.8)
     parser.add_argument("--data-dir", type=Path, default=None)
@@ -242,33 +288,21 @@ def main() -> int:
     server_log = args.server_log or data_dir.with_name(data_dir.name + ".server.log")
     offset = server_log.stat().st_size if server_log.exists() else 0
     served = serve(data_dir, timeout_s=600, log=server_log)
+    pid = served.proc.pid
     print(f"server ready in {served.ready_s:.1f} s on {served.url} ({data_dir})", flush=True)
     try:
         with httpx.Client() as client:
             seed(client, served.url, args.memories)
             warm_up(client, served.url)
-            tally = Tally()
-            deadline = time.monotonic() + args.minutes * 60
-            threads = [
-                threading.Thread(
-                    target=client_loop,
-                    args=(served.url, tally, deadline, args.recall_share, w),
-                    daemon=True,
-                )
-                for w in range(args.clients)
-            ]
-            started = time.perf_counter()
-            for t in threads:
-                t.start()
-            while any(t.is_alive() for t in threads):
-                for t in threads:
-                    t.join(timeout=10)
-                with tally.lock:
-                    done = {op: len(v) for op, v in tally.latencies.items()}
-                    errors = sum(len(v) for v in tally.errors.values())
-                elapsed = time.perf_counter() - started
-                print(f"load: {elapsed:.0f} s {done} errors={errors}", flush=True)
-            seconds = time.perf_counter() - started
+            single = None
+            if args.single_minutes > 0:
+                single = run_clients(served.url, 1, args.single_minutes, args.recall_share)
+            memory: dict[str, float | None] = {"before_mb": rss_mb(pid)}
+            sampler = Sampler(pid).start()
+            tally, seconds = run_clients(served.url, args.clients, args.minutes, args.recall_share)
+            memory |= {"peak_mb": sampler.stop(), "end_mb": rss_mb(pid)}
+            readings = settle(pid, args.settle)
+            memory |= {"after_mb": readings[-1][1], "settle_s": readings[-1][0]}
             found = present(client, served.url)
     finally:
         served.stop()
@@ -284,6 +318,21 @@ def main() -> int:
             print(f"          error: {e}")
     rem = figures["remember"]
     print(f"remember p99/p50: {rem['p99_ms'] / rem['p50_ms']:.2f}")
+    ratio = None
+    if single is not None:
+        base = throughput(*single)
+        ratio = throughput(tally, seconds) / base
+        one = report(*single)
+        print(
+            f"1 client alone: {base:.1f} requests/s (recall p50 {one['recall']['p50_ms']:.0f} ms, "
+            f"remember p50 {one['remember']['p50_ms']:.0f} ms); {args.clients} clients: "
+            f"{throughput(tally, seconds):.1f}/s, {ratio:.2f}x"
+        )
+    mib = {k: "?" if v is None else f"{v:.0f}" for k, v in memory.items()}
+    print(
+        f"server resident memory (MiB): before the burst {mib['before_mb']}, peak "
+        f"{mib['peak_mb']}, at its end {mib['end_mb']}, {mib['settle_s']} s later {mib['after_mb']}"
+    )
     print(
         f"acknowledged writes: {len(tally.acknowledged)}, present: {len(tally.acknowledged) - len(missing)}"
     )
@@ -294,7 +343,9 @@ def main() -> int:
     if args.json is not None:
         summary = {"clients": args.clients, "seconds": seconds, "ops": figures}
         summary |= {"acknowledged": len(tally.acknowledged), "missing": len(missing)}
-        summary |= {"retried": dict(retried)}
+        summary |= {"retried": dict(retried), "memory_mb": memory, "settle": readings}
+        if single is not None:
+            summary |= {"single": report(*single), "concurrent_ratio": ratio}
         t0 = min((t for t, _, _ in tally.trace), default=0.0)
         summary["trace"] = [[round(t - t0, 3), op, round(x * 1000)] for t, op, x in tally.trace]
         args.json.write_text(json.dumps(summary, indent=2))
