@@ -42,11 +42,16 @@ class Served:
 
 
 def serve(
-    data_dir: Path, *, timeout_s: float = 180.0, log: Path | None = None, **settings: str
+    data_dir: Path,
+    *,
+    timeout_s: float = 180.0,
+    log: Path | None = None,
+    log_level: str = "WARNING",
+    **settings: str,
 ) -> Served:
     """Start ``hippograph serve`` on ``data_dir`` and a free port (``settings``: more
     ``HIPPOGRAPH_*`` variables by field name) and return once it answers a query; ``log``
-    receives its output (discarded without)."""
+    receives its output (discarded without), at ``log_level``."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -59,10 +64,19 @@ def serve(
     url = f"http://127.0.0.1:{port}/graphql"
     exe = Path(sys.executable).parent / "hippograph"
     started = time.perf_counter()
-    out = log.open("ab") if log is not None else subprocess.DEVNULL
-    proc = subprocess.Popen(
-        [str(exe), "serve"], env=env, stdout=out, stderr=out, preexec_fn=ends_with_parent
-    )
+    handle = log.open("ab") if log is not None else None
+    out = handle if handle is not None else subprocess.DEVNULL
+    try:
+        proc = subprocess.Popen(
+            [str(exe), "--log-level", log_level, "serve"],
+            env=env,
+            stdout=out,
+            stderr=out,
+            preexec_fn=ends_with_parent,
+        )
+    finally:
+        if handle is not None:
+            handle.close()  # the child holds its own descriptor
     while time.perf_counter() - started < timeout_s:
         if proc.poll() is not None:
             raise SystemExit(f"hippograph serve exited with {proc.returncode}")

@@ -10,7 +10,7 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
-from hippograph.api.context import runtime
+from hippograph.api.context import runtime, stored_reason
 from hippograph.api.types import Memory
 from hippograph.graph import about, entities
 from hippograph.graph.errors import InvalidInput
@@ -187,6 +187,7 @@ class EntityMutation:
         reason: str = "",
     ) -> Entity | None:
         rt = runtime(info)
+        reason = stored_reason(rt, reason)  # kept on the SAME_AS edge
         kept = await run_in_threadpool(entities.merge, rt.store, namespace, from_, into, reason)
         return Entity.of((await run_in_threadpool(entities.get, rt.store, namespace, kept))[0])
 

@@ -81,8 +81,9 @@ def name(value: str, field: str = "name") -> str:
 
 
 def type_name(value: str, field: str = "type") -> str:
-    """A relationship type: letters, digits and _ (``works_at`` is read as ``WORKS_AT``)."""
-    upper = validate.short_text(value, field, 40).strip().upper()
+    """A relationship type: letters, digits and _ (``works_at`` is read as ``WORKS_AT``), no
+    secret (scanned as sent: upper-casing hides a key's shape)."""
+    upper = validate.identifier(value, field, 40).strip().upper()
     if not text.TYPE_NAME.fullmatch(upper):
         raise InvalidInput(field, "must be 1-40 of A-Z, 0-9 and _, starting with a letter",
                            limit=40)  # fmt: skip
@@ -94,7 +95,7 @@ def kind_name(value: str | None, field: str = "kind") -> str | None:
     0-9, _ and -)."""
     if value is None:
         return None
-    lower = validate.short_text(value, field, 30).strip().lower()
+    lower = validate.identifier(value, field, 30).strip().lower()
     if not text.KIND_NAME.fullmatch(lower):
         raise InvalidInput(field, "must be 1-30 of a-z, 0-9, _ and -, starting with a letter",
                            limit=30)  # fmt: skip
