@@ -33,23 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import graphql as g
 import httpx
-from graphql import (
-    GraphQLEnumType,
-    GraphQLField,
-    GraphQLInputObjectType,
-    GraphQLInputType,
-    GraphQLList,
-    GraphQLNonNull,
-    GraphQLObjectType,
-    GraphQLOutputType,
-    GraphQLScalarType,
-    GraphQLSchema,
-    Undefined,
-    build_client_schema,
-    get_introspection_query,
-    get_named_type,
-)
+from graphql import Undefined, build_client_schema, get_introspection_query, get_named_type
 
 from bench import server
 
@@ -242,34 +228,34 @@ def id_kind(operation: str, name: str) -> str | None:
 # --- GraphQL ------------------------------------------------------------------------------
 
 
-def string_paths(type_: GraphQLInputType, path: str, seen: frozenset[str]) -> Iterator[str]:
+def string_paths(type_: g.GraphQLInputType, path: str, seen: frozenset[str]) -> Iterator[str]:
     """Every string a value of ``type_`` may hold, as a path (``[]`` for a list element)."""
-    inner = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
-    if isinstance(inner, GraphQLList):
+    inner = type_.of_type if isinstance(type_, g.GraphQLNonNull) else type_
+    if isinstance(inner, g.GraphQLList):
         yield from string_paths(inner.of_type, path + "[]", seen)
-    elif isinstance(inner, GraphQLInputObjectType) and inner.name not in seen:
+    elif isinstance(inner, g.GraphQLInputObjectType) and inner.name not in seen:
         for name, f in inner.fields.items():
             yield from string_paths(f.type, f"{path}.{name}", seen | {inner.name})
-    elif isinstance(inner, GraphQLScalarType) and inner.name in STRINGY:
+    elif isinstance(inner, g.GraphQLScalarType) and inner.name in STRINGY:
         yield path
 
 
 class GraphQLWalk:
-    def __init__(self, api: Api, schema: GraphQLSchema) -> None:
+    def __init__(self, api: Api, schema: g.GraphQLSchema) -> None:
         self.api = api
         self.schema = schema
 
     def value(
-        self, type_: GraphQLInputType, name: str, op: str, fresh: bool, plant: tuple[str, str]
+        self, type_: g.GraphQLInputType, name: str, op: str, fresh: bool, plant: tuple[str, str]
     ) -> Any:
         """A valid value of ``type_`` for argument ``name``; ``plant``: (path below this
         value, planted text), the path empty when this value is the one planted."""
         rest, text = plant
-        inner = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
-        if isinstance(inner, GraphQLList):
+        inner = type_.of_type if isinstance(type_, g.GraphQLNonNull) else type_
+        if isinstance(inner, g.GraphQLList):
             below = (rest[2:], text) if rest.startswith("[]") else ("-", "")
             return [self.value(inner.of_type, name, op, fresh, below)]
-        if isinstance(inner, GraphQLInputObjectType):
+        if isinstance(inner, g.GraphQLInputObjectType):
             out: dict[str, Any] = {}
             for fname, f in inner.fields.items():
                 here = rest.startswith(f".{fname}") and rest[len(fname) + 1 :][:1] in ("", ".", "[")
@@ -277,14 +263,14 @@ class GraphQLWalk:
                     out[fname] = self.value(
                         f.type, fname, op, fresh, (rest[len(fname) + 1 :], text)
                     )
-                elif isinstance(f.type, GraphQLNonNull) and f.default_value is Undefined:
+                elif isinstance(f.type, g.GraphQLNonNull) and f.default_value is Undefined:
                     out[fname] = self.value(f.type, fname, op, fresh, ("-", ""))
             if inner.name == "TurnInput":
                 complete_turn(out, self.api)
             return out
         if rest == "":
             return {"note": text} if inner.name == "JSON" else text
-        if isinstance(inner, GraphQLEnumType):
+        if isinstance(inner, g.GraphQLEnumType):
             return next(iter(inner.values))
         if inner.name in ("Int", "Float"):
             if name == "turnIndex":
@@ -299,7 +285,7 @@ class GraphQLWalk:
             return self.api.ident(kind, fresh)
         return TEXTS.get(name, f"walk {name} text")
 
-    def call(self, root: GraphQLObjectType, op: str, plant: tuple[str, str]) -> dict[str, Any]:
+    def call(self, root: g.GraphQLObjectType, op: str, plant: tuple[str, str]) -> dict[str, Any]:
         """``op`` with valid arguments, ``plant`` = (argument path, text) planted."""
         gql_field = root.fields[op]
         fresh = root is self.schema.mutation_type
@@ -307,7 +293,7 @@ class GraphQLWalk:
         names, values, defs, uses = [], {}, [], []
         for i, (name, arg) in enumerate(gql_field.args.items()):
             planted_here = path == name or path.startswith((name + ".", name + "["))
-            required = isinstance(arg.type, GraphQLNonNull) and arg.default_value is Undefined
+            required = isinstance(arg.type, g.GraphQLNonNull) and arg.default_value is Undefined
             scoped = name == "namespace" and op in SCOPED
             if not planted_here and (not required or name in OMITTED) and not scoped:
                 continue
@@ -328,32 +314,34 @@ class GraphQLWalk:
         return self.api.post(doc, values)
 
 
-def selection(type_: GraphQLOutputType, depth: int) -> str:
+def selection(type_: g.GraphQLOutputType, depth: int) -> str:
     """Every scalar field of ``type_`` and its objects' to ``depth`` levels (those without
     required arguments); ``__typename`` where nothing else fits."""
     named = get_named_type(type_)
-    if not isinstance(named, GraphQLObjectType):
-        return "" if isinstance(named, (GraphQLScalarType, GraphQLEnumType)) else "{ __typename }"
+    if not isinstance(named, g.GraphQLObjectType):
+        return (
+            "" if isinstance(named, (g.GraphQLScalarType, g.GraphQLEnumType)) else "{ __typename }"
+        )
     picked = []
     for name, f in named.fields.items():
-        if any(isinstance(a.type, GraphQLNonNull) for a in f.args.values()):
+        if any(isinstance(a.type, g.GraphQLNonNull) for a in f.args.values()):
             continue
         inner = get_named_type(f.type)
-        if isinstance(inner, GraphQLObjectType):
+        if isinstance(inner, g.GraphQLObjectType):
             if depth > 1:
                 picked.append(f"{name} {selection(f.type, depth - 1)}")
-        elif isinstance(inner, (GraphQLScalarType, GraphQLEnumType)):
+        elif isinstance(inner, (g.GraphQLScalarType, g.GraphQLEnumType)):
             picked.append(name)
     return "{ " + " ".join(picked or ["__typename"]) + " }"
 
 
-def fields_of(schema: GraphQLSchema) -> Iterator[tuple[GraphQLObjectType, str, GraphQLField]]:
+def fields_of(schema: g.GraphQLSchema) -> Iterator[tuple[g.GraphQLObjectType, str, g.GraphQLField]]:
     for root in (schema.query_type, schema.mutation_type):
         assert root is not None
         yield from ((root, name, f) for name, f in root.fields.items())
 
 
-def walk_graphql(api: Api, schema: GraphQLSchema) -> None:
+def walk_graphql(api: Api, schema: g.GraphQLSchema) -> None:
     gw = GraphQLWalk(api, schema)
     for root, op, gql_field in fields_of(schema):
         base = gw.call(root, op, ("", ""))
