@@ -109,6 +109,7 @@ class EntityQuery:
         timeline: int = 50,
         types: list[str] | None = None,
     ) -> EntityView:
+        entities.type_names(types or ())  # bounded before anything else
         if (name is None) == (id is None):
             raise InvalidInput("name", "give a name or an id, not both")
         rt = runtime(info)

@@ -28,6 +28,7 @@ from hippograph.graph.text import entities as text
 
 MAX_NAME_CHARS = 200
 MAX_LIST = 500
+MAX_TYPES = 32  # relationship types one read may name
 _UIDS = uuid.UUID("8d0f6a52-6c1e-4d37-9a0f-3c2b8e1f4a10")  # the uuid5 namespace of entity uids
 
 
@@ -88,6 +89,15 @@ def type_name(value: str, field: str = "type") -> str:
         raise InvalidInput(field, "must be 1-40 of A-Z, 0-9 and _, starting with a letter",
                            limit=40)  # fmt: skip
     return upper
+
+
+def type_names(types: Sequence[str]) -> list[str]:
+    """``types`` as relationship types (``type_name``), at most ``MAX_TYPES`` of them."""
+    if len(types) > MAX_TYPES:
+        raise InvalidInput(
+            "types", f"holds {len(types)} types; the limit is {MAX_TYPES}", limit=MAX_TYPES
+        )
+    return [type_name(t, f"types[{i}]") for i, t in enumerate(types)]
 
 
 def kind_name(value: str | None, field: str = "kind") -> str | None:
@@ -172,7 +182,7 @@ def relationships(
 ) -> list[Relationship]:
     """The entity's relationships, oldest first; ``types``: only those; ``current``: only those
     that still hold."""
-    wanted = [type_name(t, f"types[{i}]") for i, t in enumerate(types)]
+    wanted = type_names(types)
     rows = store.read(
         "entity/relationships", namespace=namespace, uid=uid, types=wanted, current=current
     )
@@ -201,7 +211,7 @@ def search(
     kind = kind_name(kind)
     query = text.canonical(validate.optional_text(query, "query", MAX_NAME_CHARS) or "")
     if not 1 <= limit <= MAX_LIST:
-        raise InvalidInput("limit", f"must be within 1..{MAX_LIST}", limit=MAX_LIST)
+        raise InvalidInput("first", f"must be within 1..{MAX_LIST}", limit=MAX_LIST)
     rows = store.read("entity/list", namespace=namespace, kind=kind, query=query, limit=limit)
     return [to_entity(r["entity"]) for r in rows]
 
