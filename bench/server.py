@@ -47,11 +47,12 @@ def serve(
     timeout_s: float = 180.0,
     log: Path | None = None,
     port: int | None = None,
+    log_level: str = "WARNING",
     **settings: str,
 ) -> Served:
     """Start ``hippograph serve`` on ``data_dir`` and ``port`` (None: a free one; ``settings``:
     more ``HIPPOGRAPH_*`` variables by field name) and return once it answers a query; ``log``
-    receives its output (discarded without)."""
+    receives its output (discarded without), at ``log_level``."""
     if port is None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -65,10 +66,19 @@ def serve(
     url = f"http://127.0.0.1:{port}/graphql"
     exe = Path(sys.executable).parent / "hippograph"
     started = time.perf_counter()
-    out = log.open("ab") if log is not None else subprocess.DEVNULL
-    proc = subprocess.Popen(
-        [str(exe), "serve"], env=env, stdout=out, stderr=out, preexec_fn=ends_with_parent
-    )
+    handle = log.open("ab") if log is not None else None
+    out = handle if handle is not None else subprocess.DEVNULL
+    try:
+        proc = subprocess.Popen(
+            [str(exe), "--log-level", log_level, "serve"],
+            env=env,
+            stdout=out,
+            stderr=out,
+            preexec_fn=ends_with_parent,
+        )
+    finally:
+        if handle is not None:
+            handle.close()  # the child holds its own descriptor
     while time.perf_counter() - started < timeout_s:
         if proc.poll() is not None:
             raise SystemExit(f"hippograph serve exited with {proc.returncode}")

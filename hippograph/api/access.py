@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 from graphql import GraphQLResolveInfo
 from graphql.validation import NoSchemaIntrospectionCustomRule
 from strawberry.extensions import SchemaExtension
@@ -35,9 +36,16 @@ from strawberry.extensions import SchemaExtension
 from hippograph.api.audit import AuditLog, erasure_counts
 from hippograph.api.keys import ALL, KeyStore, Role, covers, role_at_least
 from hippograph.api.ratelimit import RateLimiter
+from hippograph.api.work import WorkGate
 from hippograph.graph.errors import Forbidden, HippographError, Unauthenticated
 from hippograph.settings import Settings
 
+# A token this process has not verified costs a scrypt (~40 ms, 16 MiB), a wrong one included:
+# at most KEY_CHECKS run at once, on threads of their own, and a request waits at most
+# KEY_CHECK_WAIT_S for one (then OVERLOADED), so a flood of wrong keys holds two threads and
+# their memory, not every worker of the default pool.
+KEY_CHECKS = 2
+KEY_CHECK_WAIT_S = 5.0
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 OPEN_ID = "open"
 LOCAL_ID = "local"
@@ -118,6 +126,7 @@ class Access:
     open_at: int | None
     limiter: RateLimiter
     choice: str = "auto"  # HIPPOGRAPH_OPEN, for the log
+    key_checks: WorkGate = field(default_factory=lambda: key_check_gate(KEY_CHECK_WAIT_S))
 
     @classmethod
     def of(cls, settings: Settings, *, serving: bool = True) -> Access:
@@ -193,6 +202,22 @@ def admit(access: Access, token: str | None) -> Principal:
     principal = authenticate(access, token)
     access.limiter.admit(principal.key_id)
     return principal
+
+
+def key_check_gate(wait_s: float) -> WorkGate:
+    """The gate of key checks that cost a scrypt (``KEY_CHECKS`` at once)."""
+    return WorkGate(KEY_CHECKS, wait_s, what="key checks",
+                    settings="every new or wrong API key costs a scrypt")  # fmt: skip
+
+
+async def admitted(access: Access, token: str | None) -> Principal:
+    """``admit`` off the event loop: no key, or one this process has verified before (a
+    SHA-256), on the default pool; any other through ``access.key_checks``. Raises
+    Unauthenticated, RateLimited, or Overloaded when the key checks stay busy."""
+    known = None if token is None else await anyio.to_thread.run_sync(access.keys.remembered, token)
+    if token is None or known is not None:
+        return await anyio.to_thread.run_sync(admit, access, token)
+    return await access.key_checks.run(admit, access, token)
 
 
 def authorize(principal: Principal, namespace: str | None, role: Role, operation: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
@@ -24,14 +25,14 @@ from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
 from hippograph.api import landing, metrics, web
-from hippograph.api.access import Access, admit, bearer
+from hippograph.api.access import KEY_CHECK_WAIT_S, Access, admitted, bearer
 from hippograph.api.health import GraphProbe
 from hippograph.api.hosts import HostCheck
 from hippograph.api.jsondepth import JsonDepthLimit
 from hippograph.api.limits import BodyLimit
 from hippograph.api.mcp import http_mount
 from hippograph.api.schema import schema
-from hippograph.graph.errors import HippographError, RateLimited
+from hippograph.graph.errors import HippographError, Overloaded, RateLimited
 from hippograph.graph.recall import warmup
 from hippograph.graph.runtime import Runtime
 from hippograph.jobs.background import BackgroundJobs
@@ -60,6 +61,9 @@ class HippographGraphQL(GraphQL[dict[str, Any], None]):
         if isinstance(principal, RateLimited) and response is not None:
             response.status_code = 429
             response.headers["Retry-After"] = str(principal.retry_after_s)
+        elif isinstance(principal, Overloaded) and response is not None:
+            response.status_code = 503
+            response.headers["Retry-After"] = str(max(1, math.ceil(KEY_CHECK_WAIT_S)))
         return {
             "request": request,
             "response": response,
@@ -75,8 +79,7 @@ async def caller(request: Request) -> Any:
     each field will raise: refused per field, so that the answer carries the typed error."""
     access: Access = request.app.state.access
     try:
-        token = bearer(request.headers.get("authorization"))
-        return await run_in_threadpool(admit, access, token)
+        return await admitted(access, bearer(request.headers.get("authorization")))
     except HippographError as exc:
         return exc
 

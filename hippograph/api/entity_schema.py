@@ -10,9 +10,9 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
-from hippograph.api.context import runtime
+from hippograph.api.context import runtime, stored_reason
 from hippograph.api.types import Memory
-from hippograph.graph import about, entities, validate
+from hippograph.graph import about, entities
 from hippograph.graph.errors import InvalidInput
 
 
@@ -114,7 +114,7 @@ class EntityQuery:
         timeline: int = 50,
         types: list[str] | None = None,
     ) -> EntityView:
-        types = list(validate.string_list(types or [], "types"))
+        entities.type_names(types or ())  # bounded before anything else
         if (name is None) == (id is None):
             raise InvalidInput("name", "give a name or an id, not both")
         rt = runtime(info)
@@ -148,10 +148,6 @@ class EntityQuery:
         query: str = "",
         first: int = 50,
     ) -> list[Entity]:
-        if not 1 <= first <= entities.MAX_LIST:
-            raise InvalidInput(
-                "first", f"must be within 1..{entities.MAX_LIST}", limit=entities.MAX_LIST
-            )
         rt = runtime(info)
         found = await run_in_threadpool(
             entities.search, rt.store, namespace, kind=kind, query=query, limit=first
@@ -216,6 +212,7 @@ class EntityMutation:
         reason: str = "",
     ) -> Entity | None:
         rt = runtime(info)
+        reason = stored_reason(rt, reason)  # kept on the SAME_AS edge
         kept = await run_in_threadpool(entities.merge, rt.store, namespace, from_, into, reason)
         return Entity.of((await run_in_threadpool(entities.get, rt.store, namespace, kept))[0])
 

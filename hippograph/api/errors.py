@@ -76,14 +76,27 @@ def to_graphql(error: GraphQLError, *, validation: bool = False) -> GraphQLError
             "code": request_code(error, validation=validation),
         }
     return GraphQLError(
-        error.message,
+        scrubbed(error.message),
         nodes=error.nodes,
         source=error.source,
         positions=error.positions,
         path=error.path,
         original_error=error.original_error,
-        extensions=extensions,
+        extensions={k: scrubbed(v) for k, v in extensions.items()},
     )
+
+
+def scrubbed(value: Any) -> Any:
+    """``value`` with every string in it redacted (``privacy.apply``): an error's message and
+    extensions can echo what the caller sent (an id that names nothing, a variable's value),
+    and a secret sent where none belongs must not come back in the answer."""
+    if isinstance(value, str):
+        return privacy.apply(value, field="error", mode="redact")
+    if isinstance(value, list | tuple):
+        return [scrubbed(v) for v in value]
+    if isinstance(value, dict):
+        return {k: scrubbed(v) for k, v in value.items()}
+    return value
 
 
 def log_error(error: GraphQLError, shown: GraphQLError) -> None:

@@ -198,31 +198,43 @@ class KeyStore:
         keys = sorted(self._records().values(), key=lambda k: (k.created_at, k.id))
         return [replace(k, salt="", hash="") for k in keys if include_revoked or k.active]
 
-    def verify(self, token: str) -> ApiKey | None:
-        """The active key ``token`` belongs to, or None (malformed, unknown, revoked, rotated)."""
+    def remembered(self, token: str) -> ApiKey | None:
+        """The active key of ``token`` when checking it costs no scrypt: the environment's key,
+        or a stored key this process has verified with this secret before; else None (also for
+        a token that ``verify`` would accept after a scrypt)."""
         parsed = parse(token)
         if parsed is None:
             return None
         key_id, secret = parsed
         digest = hashlib.sha256(secret.encode()).digest()
         if self._env_key is not None and key_id == self._env_key.id:
-            if hmac.compare_digest(digest, self._env_digest):
-                return self._env_key
-            _decoy(secret)
-            return None
+            return self._env_key if hmac.compare_digest(digest, self._env_digest) else None
         key = self._records().get(key_id)
         if key is None or not key.active:
-            _decoy(secret)
             return None
         with self._mutex:
             known = self._verified.get((key.id, key.hash))
-        if known is not None and hmac.compare_digest(known, digest):
-            return key  # verified before; a different secret is hashed like any other
+        return key if known is not None and hmac.compare_digest(known, digest) else None
+
+    def verify(self, token: str) -> ApiKey | None:
+        """The active key ``token`` belongs to, or None (malformed, unknown, revoked, rotated)."""
+        parsed = parse(token)
+        if parsed is None:
+            return None
+        found = self.remembered(token)
+        if found is not None:
+            return found  # verified before; a different secret is hashed like any other
+        key_id, secret = parsed
+        env = self._env_key is not None and key_id == self._env_key.id
+        key = None if env else self._records().get(key_id)
+        if key is None or not key.active:  # a wrong secret for the environment's key too
+            _decoy(secret)
+            return None
         computed = _hash(secret, bytes.fromhex(key.salt))
         if not hmac.compare_digest(computed, key.hash):
             return None
         with self._mutex:
-            self._verified[(key.id, key.hash)] = digest
+            self._verified[(key.id, key.hash)] = hashlib.sha256(secret.encode()).digest()
         return key
 
     # --- writing ------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from hippograph.api.access import (
     OPEN,
     Access,
     Principal,
-    admit,
+    admitted,
     authorize,
     bearer,
     source_of,
@@ -160,9 +160,7 @@ async def http_caller(request: Request | None) -> Caller:
     rt: Runtime = request.app.state.runtime
     access: Access = request.app.state.access
     try:
-        principal = await anyio.to_thread.run_sync(
-            admit, access, bearer(request.headers.get("authorization"))
-        )
+        principal = await admitted(access, bearer(request.headers.get("authorization")))
     except HippographError as exc:  # no valid key: counted and sampled (``api/audit.py``)
         access.audit.refused(source=source_of(request), operation="mcp", namespace=None,
                              outcome=exc.code)  # fmt: skip

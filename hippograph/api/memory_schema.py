@@ -10,7 +10,7 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
-from hippograph.api.context import runtime
+from hippograph.api.context import runtime, stored_reason
 from hippograph.api.inputs import MemoryFilter, MemoryInput
 from hippograph.api.limits import charge_k, refuse_get
 from hippograph.api.types import (
@@ -27,10 +27,8 @@ from hippograph.api.types import (
     Tag,
 )
 from hippograph.api.work import heavy
-from hippograph.graph import memories, validate
+from hippograph.graph import memories
 from hippograph.graph.recall import retrieval
-from hippograph.graph.runtime import Runtime
-from hippograph.graph.text import privacy
 from hippograph.graph.write import writepath
 
 AsOf = Annotated[
@@ -194,7 +192,7 @@ class MemoryMutation:
         self, info: Info, namespace: str, id: strawberry.ID, hard: bool = False, reason: str = ""
     ) -> strawberry.ID | None:
         rt = runtime(info)
-        reason = _reason(rt, reason)
+        reason = stored_reason(rt, reason)
         done = await run_in_threadpool(
             memories.forget,
             rt.store,
@@ -242,7 +240,7 @@ class MemoryMutation:
         reason: str = "",
     ) -> Memory | None:
         rt = runtime(info)
-        reason = _reason(rt, reason)
+        reason = stored_reason(rt, reason)
         await run_in_threadpool(
             memories.supersede, rt.store, namespace, str(old_id), str(new_id), reason=reason
         )
@@ -285,9 +283,3 @@ async def _remember(info: Info, namespace: str, items: list[MemoryInput]) -> lis
         )
         for r in results
     ]
-
-
-def _reason(rt: Runtime, reason: str) -> str:
-    """A forget or supersede reason as stored: bounded, and through the privacy filter."""
-    bounded = validate.optional_text(reason, "reason", validate.MAX_ITEM_CHARS) or ""
-    return privacy.apply(bounded, field="reason", mode=rt.settings.write.privacy_mode)

@@ -32,11 +32,22 @@ T = TypeVar("T")
 
 
 class WorkGate:
-    """At most ``slots`` heavy operations at once; a wait for a slot of at most ``wait_s``."""
+    """At most ``slots`` operations at once, each on a thread of the gate's own; a wait for a
+    slot of at most ``wait_s``. ``what`` and ``settings`` name the work and its bounds in the
+    refusal (heavy operations by default; ``api/access.py`` gates key checks too)."""
 
-    def __init__(self, slots: int, wait_s: float) -> None:
+    def __init__(
+        self,
+        slots: int,
+        wait_s: float,
+        *,
+        what: str = "heavy operations",
+        settings: str = "HIPPOGRAPH_MAX_CONCURRENT_WORK, HIPPOGRAPH_WORK_QUEUE_S",
+    ) -> None:
         self.slots = slots
         self.wait_s = wait_s
+        self.what = what
+        self.settings = settings
         self._slots = anyio.CapacityLimiter(slots)
         self._threads = anyio.CapacityLimiter(slots)
 
@@ -51,9 +62,8 @@ class WorkGate:
             acquired = True
         if not acquired:
             raise Overloaded(
-                "heavy operations",
-                f"all {self.slots} slots stayed busy for {self.wait_s:g} s "
-                "(HIPPOGRAPH_MAX_CONCURRENT_WORK, HIPPOGRAPH_WORK_QUEUE_S)",
+                self.what,
+                f"all {self.slots} slots stayed busy for {self.wait_s:g} s ({self.settings})",
             )
         try:
             call = functools.partial(fn, *args, **kwargs)

@@ -29,6 +29,7 @@ from hippograph.graph.text import entities as text
 MAX_NAME_CHARS = 200
 MAX_LIST = 500
 MAX_DESCRIPTION_CHARS = 2000
+MAX_TYPES = 32  # relationship types one read may name
 _UIDS = uuid.UUID("8d0f6a52-6c1e-4d37-9a0f-3c2b8e1f4a10")  # the uuid5 namespace of entity uids
 
 
@@ -83,12 +84,22 @@ def name(value: str, field: str = "name") -> str:
 
 
 def type_name(value: str, field: str = "type") -> str:
-    """A relationship type: letters, digits and _ (``works_at`` is read as ``WORKS_AT``)."""
-    upper = validate.short_text(value, field, 40).strip().upper()
+    """A relationship type: letters, digits and _ (``works_at`` is read as ``WORKS_AT``), no
+    secret (scanned as sent: upper-casing hides a key's shape)."""
+    upper = validate.identifier(value, field, 40).strip().upper()
     if not text.TYPE_NAME.fullmatch(upper):
         raise InvalidInput(field, "must be 1-40 of A-Z, 0-9 and _, starting with a letter",
                            limit=40)  # fmt: skip
     return upper
+
+
+def type_names(types: Sequence[str]) -> list[str]:
+    """``types`` as relationship types (``type_name``), at most ``MAX_TYPES`` of them."""
+    if len(types) > MAX_TYPES:
+        raise InvalidInput(
+            "types", f"holds {len(types)} types; the limit is {MAX_TYPES}", limit=MAX_TYPES
+        )
+    return [type_name(t, f"types[{i}]") for i, t in enumerate(types)]
 
 
 def kind_name(value: str | None, field: str = "kind") -> str | None:
@@ -96,7 +107,7 @@ def kind_name(value: str | None, field: str = "kind") -> str | None:
     0-9, _ and -)."""
     if value is None:
         return None
-    lower = validate.short_text(value, field, 30).strip().lower()
+    lower = validate.identifier(value, field, 30).strip().lower()
     if not text.KIND_NAME.fullmatch(lower):
         raise InvalidInput(field, "must be 1-30 of a-z, 0-9, _ and -, starting with a letter",
                            limit=30)  # fmt: skip
@@ -174,7 +185,7 @@ def relationships(
 ) -> list[Relationship]:
     """The entity's relationships, oldest first; ``types``: only those; ``current``: only those
     that still hold."""
-    wanted = [type_name(t, f"types[{i}]") for i, t in enumerate(types)]
+    wanted = type_names(types)
     rows = store.read(
         "entity/relationships", namespace=namespace, uid=uid, types=wanted, current=current
     )
@@ -203,7 +214,7 @@ def search(
     kind = kind_name(kind)
     query = text.canonical(validate.optional_text(query, "query", MAX_NAME_CHARS) or "")
     if not 1 <= limit <= MAX_LIST:
-        raise InvalidInput("limit", f"must be within 1..{MAX_LIST}", limit=MAX_LIST)
+        raise InvalidInput("first", f"must be within 1..{MAX_LIST}", limit=MAX_LIST)
     rows = store.read("entity/list", namespace=namespace, kind=kind, query=query, limit=limit)
     return [to_entity(r["entity"]) for r in rows]
 

@@ -494,15 +494,22 @@ def _few_tags(names: Sequence[str]) -> None:
         )
 
 
+def _tag_names(names: Sequence[str]) -> list[str]:
+    """The tags of a tag or untag call, normalized; a secret in one, as sent (lower-casing
+    hides a key's shape), is refused (``validate.secret_free``)."""
+    _few_tags(names)
+    clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
+    for i, name in enumerate(names):
+        validate.secret_free(name, f"tags[{i}]")
+    return clean
+
+
 def tag(
     store: Store, namespace: str, memory_id: str, names: Sequence[str], *, log: bool = True
 ) -> Memory:
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
-    _few_tags(names)
-    clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
-    for i, name in enumerate(names):
-        validate.secret_free(name, f"tags[{i}]")  # as sent: lower-casing hides a key's shape
+    clean = _tag_names(names)
 
     def work(tx: Tx) -> None:
         _require(tx, namespace, {"id": memory_id})
@@ -524,8 +531,7 @@ def untag(
 ) -> Memory:
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id)
-    _few_tags(names)
-    clean = [validate.tag_name(n, f"tags[{i}]") for i, n in enumerate(names)]
+    clean = _tag_names(names)  # logged in the edit event: gated like tag's
 
     def work(tx: Tx) -> None:
         _require(tx, namespace, {"id": memory_id})

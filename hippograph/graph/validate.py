@@ -125,6 +125,11 @@ def short_text(value: str, field: str, max_chars: int) -> str:
     return value
 
 
+def optional_identifier(value: str | None, field: str) -> str | None:
+    """None, or ``identifier(value, field)``."""
+    return None if value is None else identifier(value, field)
+
+
 def optional_text(value: str | None, field: str, max_chars: int = MAX_NAME_CHARS) -> str | None:
     """An optional string bounded by ``max_chars`` (a project, a source's messages)."""
     if value is None:

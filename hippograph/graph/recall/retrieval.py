@@ -127,8 +127,10 @@ def prepare(
     for i, t in enumerate(request.memory_types):
         validate.choice(t, MEMORY_TYPES, f"memoryTypes[{i}]")
     validate.choice(request.rejected, REJECTED, "rejected")
-    validate.optional_text(request.project, "project")
-    validate.optional_text(request.session_id, "sessionId")
+    # The session id is stored with the recall's session state: an identifier (one line, no
+    # secret), as everywhere a session id is kept.
+    validate.optional_identifier(request.project, "project")
+    validate.optional_identifier(request.session_id, "sessionId")
     as_of = validate.as_of(request.as_of)
     valid_at = validate.as_of(request.valid_at, "validAt")
     if as_of:

@@ -73,8 +73,10 @@ def _folded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags | re.IGNORECASE)
 
 
-# Token edges: a key must not be glued to other key-ish characters on either side.
-_L = r"(?<![A-Za-z0-9_\-])"
+# Token edges: a key must not be glued to other key-ish characters on either side; before its
+# prefix only a letter or digit counts, so a token glued to a name ("deploy-ghp_...",
+# "CI_ghp_...") is found (the planted-secret walk, bench/secret_walk.py, found it missed).
+_L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9_\-])"
 
 _MASK_ONLY = re.compile(r"[*xX•.…#?_\-]+")
