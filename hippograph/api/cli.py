@@ -18,13 +18,13 @@ from pathlib import Path
 from hippograph.api import cli_access, cli_context, cli_ingest, cli_jobs, cli_views, serve
 from hippograph.api.access import Access, is_loopback
 from hippograph.api.cli_common import data_dir_arg, with_runtime
-from hippograph.graph import memories, transfer
-from hippograph.graph.errors import HippographError
+from hippograph.graph import memories, transfer, validate
+from hippograph.graph.errors import HippographError, InvalidInput
 from hippograph.graph.model import NewMemory, Source
 from hippograph.graph.recall import retrieval
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.engine import ensure_free
-from hippograph.graph.write import formation, writepath
+from hippograph.graph.write import formation, scoped_export, writepath
 from hippograph.jobs.config import JobsConfig
 from hippograph.settings import Settings
 
@@ -117,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query")
     search.add_argument("--namespace", "-n", default="default")
     search.add_argument("-k", type=int, default=10)
+    search.add_argument("--project")
+    search.add_argument("--session")
     data_dir_arg(search)
     search.set_defaults(command=cmd_search)
 
@@ -152,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("export", help="write memories, tags, clusters and edges as JSON Lines")
     exp.add_argument("--out", "-o", required=True, type=Path)
     exp.add_argument("--namespace", "-n", default=None, help="one namespace (default: all)")
+    for flag in ("--project", "--session"):
+        exp.add_argument(flag, help="export what this caller sees, as recall (default: all)")
     data_dir_arg(exp)
     exp.set_defaults(command=cmd_export)
 
@@ -258,8 +262,15 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     found = with_runtime(
         settings,
         lambda rt: memories.search(
-            rt.store, rt.embedder, args.namespace, args.query, args.k, limits=rt.limits
-        ),
+            rt.store,
+            rt.embedder,
+            args.namespace,
+            args.query,
+            args.k,
+            limits=rt.limits,
+            project=args.project,
+            session_id=args.session,
+        ),  # fmt: skip
     )
     if not found:
         print(f"no memories in {args.namespace} match")
@@ -321,6 +332,11 @@ def cmd_form(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
+    scoped = args.project is not None or args.session is not None
+    if scoped and args.namespace is None:
+        raise InvalidInput("namespace", "--project and --session export one namespace")
+    scopes = validate.visible(args.project, args.session)
+
     def work(rt: Runtime) -> dict[str, int]:
         # Readable by its owner only, like the data directory it comes from.
         fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -329,7 +345,9 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
             os.fdopen(fd, "w", encoding="utf-8") as out,
             tqdm(unit=" memories", desc="export") as bar,
         ):
-            return transfer.export_to(rt.store, out, args.namespace, progress=bar.update)
+            view = scoped_export.lines(rt.store, args.namespace, scopes) if scoped else None
+            return transfer.export_to(rt.store, out, args.namespace, progress=bar.update,
+                                      lines=view)  # fmt: skip
 
     counts = with_runtime(settings, work)
     print(f"exported to {args.out}: {json.dumps(counts, sort_keys=True)}")

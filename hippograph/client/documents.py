@@ -81,9 +81,11 @@ query Search(
 LIST: Final = (
     """
 query List(
-  $namespace: String!, $filter: MemoryFilter, $first: Int = 20, $after: String, $asOf: String
+  $namespace: String!, $filter: MemoryFilter, $first: Int = 20, $after: String, $asOf: String,
+  $project: String, $sessionId: String
 ) {
-  memories(namespace: $namespace, filter: $filter, first: $first, after: $after, asOf: $asOf) {
+  memories(namespace: $namespace, filter: $filter, first: $first, after: $after, asOf: $asOf,
+           project: $project, sessionId: $sessionId) {
     items { ...MemoryFields } nextCursor
   }
 }"""

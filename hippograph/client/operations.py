@@ -100,6 +100,8 @@ def memories(
     first: int | None,
     after: str | None,
     as_of: str | None = None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Operation[model.Page]:
     variables = _vars(
         namespace=ns,
@@ -107,6 +109,8 @@ def memories(
         first=first,
         after=after,
         asOf=as_of,
+        project=project,
+        sessionId=session_id,
     )
     return Operation(documents.LIST, variables, lambda d: records.page(d["memories"]))
 

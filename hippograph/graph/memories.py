@@ -188,11 +188,15 @@ def list_memories(
     first: int = 20,
     after: str | None = None,
     as_of: str | None = None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Page:
     """One page of memories, newest first; ``after`` is the previous page's opaque cursor.
     ``as_of`` (ISO time): the memories current then (``Memory.current_at``), whatever their
-    status now; the status filter is not applied."""
+    status now; the status filter is not applied. Scoped as recall is (``validate.visible``):
+    global memories, those of ``project`` and those of ``session_id``; ``flt`` narrows that."""
     validate.namespace(namespace)
+    visible = validate.visible(project, session_id)
     as_of = validate.as_of(as_of)
     if not 1 <= first <= 500:
         raise InvalidInput("first", f"{first} is outside 1..500", limit=500)
@@ -212,6 +216,7 @@ def list_memories(
         after_created=after_created,
         after_id=after_id,
         limit=first + 1,
+        scopes=visible,
     )
     items = sorted((to_memory(r) for r in rows), key=lambda m: (m.created_at, m.id), reverse=True)
     more = len(items) > first
@@ -293,9 +298,7 @@ def search(
     query = validate.content(query, limits, "query")
     k = validate.top_k(k, limits)
     as_of = validate.as_of(as_of)
-    visible = model.scopes(
-        validate.optional_text(project, "project"), validate.optional_text(session_id, "sessionId")
-    )
+    visible = validate.visible(project, session_id)
     valid_at = validate.as_of(valid_at, "validAt")
     embedding = embedder.embed([query])[0]
     if valid_at is not None and as_of is None:

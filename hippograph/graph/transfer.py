@@ -141,10 +141,17 @@ def _edge(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def export_to(
-    store: Store, out: IO[str], namespace: str | None = None, progress: Progress | None = None
+    store: Store,
+    out: IO[str],
+    namespace: str | None = None,
+    progress: Progress | None = None,
+    *,
+    lines: Iterable[dict[str, Any]] | None = None,
 ) -> dict[str, int]:
+    """Write ``lines`` (default: ``export_lines`` of ``namespace``) as JSON Lines to ``out``;
+    the count of each kind written."""
     counts: dict[str, int] = {}
-    for line in export_lines(store, namespace):
+    for line in export_lines(store, namespace) if lines is None else lines:
         out.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
         counts[line["kind"]] = counts.get(line["kind"], 0) + 1
         if progress is not None and line["kind"] == "memory":

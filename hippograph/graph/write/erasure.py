@@ -271,20 +271,20 @@ def _drop_edits(tx: Tx, namespace: str, erased: set[str]) -> int:
     gone = [
         str(r["id"])
         for r in tx.run("edit/list", namespace=namespace)
-        if erased & _strings(json.loads(r["args"] or "{}"))
+        if erased & strings(json.loads(r["args"] or "{}"))
     ]
     if gone:
         tx.run("erase/delete_edits", namespace=namespace, ids=gone)
     return len(gone)
 
 
-def _strings(value: Any) -> set[str]:
+def strings(value: Any) -> set[str]:
     if isinstance(value, str):
         return {value}
     if isinstance(value, dict):
-        return {s for v in value.values() for s in _strings(v)}
+        return {s for v in value.values() for s in strings(v)}
     if isinstance(value, list):
-        return {s for v in value for s in _strings(v)}
+        return {s for v in value for s in strings(v)}
     return set()
 
 
