@@ -41,9 +41,9 @@ query Conversation(
     + EPISODE_FIELDS
 )
 
-_ERASURE = """turns memories kept decisions rememberItems edits gaps tags entities words
+_ERASURE = """turns runs memories kept decisions rememberItems edits gaps tags entities words
     compacted dryRun
-    turnIds memoryIds"""
+    turnIds memoryIds runIds"""
 
 ERASE_TURN: Final = f"""
 mutation EraseTurn($namespace: String!, $id: String!) {{
