@@ -62,10 +62,23 @@ class MemoryQuery:
             embedding_backend=rt.embedder.backend,
         )
 
-    @strawberry.field(description="One memory by id.")
-    async def memory(self, info: Info, namespace: str, id: strawberry.ID) -> Memory:
+    @strawberry.field(
+        description="One memory by id; scoped as recall is (one of another project or session "
+        "is not found)."
+    )
+    async def memory(
+        self,
+        info: Info,
+        namespace: str,
+        id: strawberry.ID,
+        project: Project = None,
+        session_id: SessionId = None,
+    ) -> Memory:
         rt = runtime(info)
-        found = await run_in_threadpool(memories.get, rt.store, namespace, str(id))
+        found = await run_in_threadpool(
+            partial(memories.get_seen, project=project, session_id=session_id),
+            rt.store, namespace, str(id),
+        )  # fmt: skip
         return Memory.of(found)
 
     @strawberry.field(

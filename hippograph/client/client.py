@@ -176,8 +176,11 @@ class Client(RunMethods):
             ops.memories(self.namespace, flt, first, after, as_of, project, session_id)
         )
 
-    def memory(self, memory_id: str) -> Memory:
-        return self._run(ops.memory(self.namespace, memory_id))
+    def memory(
+        self, memory_id: str, *, project: str | None = None, session_id: str | None = None
+    ) -> Memory:
+        """One memory by id, scoped as recall is (NotFound for another project's or session's)."""
+        return self._run(ops.memory(self.namespace, memory_id, project, session_id))
 
     def forget(self, memory_id: str, *, hard: bool = False, reason: str | None = None) -> str:
         """Archive (hard: delete) a memory; returns its id."""
@@ -584,8 +587,10 @@ class AsyncClient(AsyncRunMethods):
             ops.memories(self.namespace, flt, first, after, as_of, project, session_id)
         )
 
-    async def memory(self, memory_id: str) -> Memory:
-        return await self._run(ops.memory(self.namespace, memory_id))
+    async def memory(
+        self, memory_id: str, *, project: str | None = None, session_id: str | None = None
+    ) -> Memory:
+        return await self._run(ops.memory(self.namespace, memory_id, project, session_id))
 
     async def forget(self, memory_id: str, *, hard: bool = False, reason: str | None = None) -> str:
         return await self._run(ops.forget(self.namespace, memory_id, hard, reason))

@@ -94,8 +94,10 @@ query List(
 
 MEMORY: Final = (
     """
-query Memory($namespace: String!, $id: ID!) {
-  memory(namespace: $namespace, id: $id) { ...MemoryFields }
+query Memory($namespace: String!, $id: ID!, $project: String, $sessionId: String) {
+  memory(namespace: $namespace, id: $id, project: $project, sessionId: $sessionId) {
+    ...MemoryFields
+  }
 }"""
     + MEMORY_FIELDS
 )

@@ -115,10 +115,11 @@ def memories(
     return Operation(documents.LIST, variables, lambda d: records.page(d["memories"]))
 
 
-def memory(ns: str, memory_id: str) -> Operation[model.Memory]:
-    return Operation(
-        documents.MEMORY, _vars(namespace=ns, id=memory_id), lambda d: records.memory(d["memory"])
-    )
+def memory(
+    ns: str, memory_id: str, project: str | None = None, session_id: str | None = None
+) -> Operation[model.Memory]:
+    variables = _vars(namespace=ns, id=memory_id, project=project, sessionId=session_id)
+    return Operation(documents.MEMORY, variables, lambda d: records.memory(d["memory"]))
 
 
 def forget(ns: str, memory_id: str, hard: bool, reason: str | None) -> Operation[str]:

@@ -123,6 +123,23 @@ def get(store: Store, namespace: str, memory_id: str) -> Memory:
     return found[0]
 
 
+def get_seen(
+    store: Store,
+    namespace: str,
+    memory_id: str,
+    *,
+    project: str | None = None,
+    session_id: str | None = None,
+) -> Memory:
+    """``get`` for a caller of ``project`` and ``session_id``: a memory of a scope it does not
+    see (``validate.visible``, as recall) is not found, as one of another namespace."""
+    visible = validate.visible(project, session_id)
+    found = get(store, namespace, memory_id)
+    if model.scope_key(found.scope, found.project, found.session_id) not in visible:
+        raise NotFound("memory", found.id)
+    return found
+
+
 def get_many(store: Store, namespace: str, ids: Sequence[str]) -> list[Memory]:
     """Memories by id, in the order asked; ids missing from the namespace are left out."""
     rows = store.read("memory/get_many", namespace=namespace, ids=list(ids))

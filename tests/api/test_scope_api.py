@@ -62,7 +62,10 @@ def test_every_client_read_sees_what_recall_sees(
         assert _names(seeded, (t.memory.id for t in orion.timeline)) == seen, who
         for name, memory_id in seeded.ids.items():
             if name in seen:
+                assert client.memory(memory_id, **who).id == memory_id
                 continue
+            with pytest.raises(NotFound):
+                client.memory(memory_id, **who)
             with pytest.raises(NotFound):
                 client.neighbourhood(memory_id, **who)
             with pytest.raises(NotFound):
