@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# The CPU build of torch first (from local disk here), or pip may pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	# The GDS client and the framework integrations' extras too: their tests run against the
-	# real packages (tests/jobs/test_gds.py checks the calls the PageRank job makes exist).
-	$(PY) -m pip install --quiet -e '.[dev,gds,langgraph,openai-agents,pydantic-ai]'
+	# The GDS client, OpenTelemetry and the framework integrations' extras too: their tests run
+	# against the real packages (tests/jobs/test_gds.py checks the calls the PageRank job makes
+	# exist; tests/api/test_tracing.py reads the spans with the SDK's in-memory exporter).
+	$(PY) -m pip install --quiet -e '.[dev,gds,otel,langgraph,openai-agents,pydantic-ai]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

@@ -42,14 +42,20 @@ class Served:
 
 
 def serve(
-    data_dir: Path, *, timeout_s: float = 180.0, log: Path | None = None, **settings: str
+    data_dir: Path,
+    *,
+    timeout_s: float = 180.0,
+    log: Path | None = None,
+    port: int | None = None,
+    **settings: str,
 ) -> Served:
-    """Start ``hippograph serve`` on ``data_dir`` and a free port (``settings``: more
-    ``HIPPOGRAPH_*`` variables by field name) and return once it answers a query; ``log``
+    """Start ``hippograph serve`` on ``data_dir`` and ``port`` (None: a free one; ``settings``:
+    more ``HIPPOGRAPH_*`` variables by field name) and return once it answers a query; ``log``
     receives its output (discarded without)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    if port is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
     env = {
         **os.environ,
         "HIPPOGRAPH_DATA_DIR": str(data_dir),

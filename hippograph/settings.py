@@ -3,8 +3,9 @@
 Nothing in Hippograph reads the environment at import time: `Settings.from_env()` is called by the
 CLI or the app factory and the result is passed down. `Settings` is a set of groups, one frozen
 dataclass each (``settings.graph.uri``, ``settings.recall.min_edge_confidence``); every field
-names its environment variable and says in one line what it means, and the README's
-configuration table is generated from them (``python -m hippograph.settings --write README.md``).
+names its environment variable and says in one line what it means, and the configuration table
+of docs/configuration.md is generated from them
+(``python -m hippograph.settings --write docs/configuration.md``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import ast
 import inspect
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Mapping
@@ -44,11 +46,22 @@ def _var(variable: str, default: T, *, alias: str = "", shown: str = "", secret:
     """A setting read from ``variable``; its docstring, the line under it, is its meaning.
 
     alias: an older name of the variable, read when ``variable`` is not set.
-    shown: the default as the README shows it, where the value depends on the machine.
+    shown: the default as the configuration table shows it, where the value depends on the machine.
     secret: kept out of the repr.
     """
     meta = {"variable": variable, "alias": alias, "shown": shown}
     return field(default=default, repr=not secret, metadata=meta)
+
+
+def _jvm_size(name: str, value: str) -> int:
+    """Bytes of a JVM memory size (``512m``, ``2g``: a number and k, m or g); at least 64m."""
+    match = re.fullmatch(r"([0-9]+)([kmg])", value.strip().lower())
+    if match is None:
+        raise ConfigError(name, f"{value!r} is not a JVM size: a number and k, m or g (512m, 2g)")
+    size = int(match.group(1)) * {"k": 1024, "m": 1024**2, "g": 1024**3}[match.group(2)]
+    if size < 64 * 1024**2:
+        raise ConfigError(name, f"{value!r} is under 64m")
+    return size
 
 
 def _check_range(variable: str, value: float, low: float, high: float) -> None:
@@ -88,12 +101,20 @@ class GraphSettings:
     # jobs' scans (consolidation's first run streams every embedding in one statement).
     query_timeout_s: float = _var("HIPPOGRAPH_QUERY_TIMEOUT_S", 120.0)
     """Longest a graph statement, transaction or connection wait runs; past it: QUERY_TIMEOUT."""
-    engine_heap: str = _var("HIPPOGRAPH_ENGINE_HEAP", "2g")
-    """JVM heap of the embedded engine."""
+    # The engine's page cache (a quarter of it, arcadedb.maxPageRAM) and vector-index caches
+    # are sized from the heap, and ZGC fills what it is given: serve held 1.9 GB at 100k
+    # memories with 1g, 1.25 GB with 512m (docs/research/footprint.md). More for millions.
+    engine_heap: str = _var("HIPPOGRAPH_ENGINE_HEAP", "512m")
+    """Most JVM heap the embedded engine may use (-Xmx), e.g. 512m, 2g."""
+    engine_heap_start: str = _var("HIPPOGRAPH_ENGINE_HEAP_START", "256m")
+    """JVM heap the embedded engine commits at start (-Xms, faulted in up front)."""
     # ZGC: G1's young pauses (40-80 ms several times a second under recall load at 100k
-    # memories) were most of recall's p95. AlwaysPreTouch (the heap committed whole at start,
-    # -Xms = the heap): no page faults on fresh heap pages while serving, for ~1 s more start-up.
-    engine_jvm_args: str = _var("HIPPOGRAPH_ENGINE_JVM_ARGS", "-XX:+UseZGC -XX:+AlwaysPreTouch")
+    # memories) were most of recall's p95. AlwaysPreTouch: the starting heap faulted in at
+    # start, not while serving. ZUncommitDelay: heap grown for a burst (a job, an import)
+    # returns to the system after a minute idle, not five.
+    engine_jvm_args: str = _var(
+        "HIPPOGRAPH_ENGINE_JVM_ARGS", "-XX:+UseZGC -XX:+AlwaysPreTouch -XX:ZUncommitDelay=60"
+    )
     """JVM options of the embedded engine."""
     # Python's default, 700, ran a collection every few hundred microseconds of request work;
     # the heap loaded at start is frozen out of the collector's reach (graph/runtime.py).
@@ -104,6 +125,12 @@ class GraphSettings:
         _check_range("HIPPOGRAPH_BOLT_PORT", self.bolt_port, 0, 65535)
         _check_range("HIPPOGRAPH_QUERY_TIMEOUT_S", self.query_timeout_s, 0.1, 86_400)
         _check_range("HIPPOGRAPH_GC_YOUNG_THRESHOLD", self.gc_young_threshold, 100, 10_000_000)
+        heap = _jvm_size("HIPPOGRAPH_ENGINE_HEAP", self.engine_heap)
+        if _jvm_size("HIPPOGRAPH_ENGINE_HEAP_START", self.engine_heap_start) > heap:
+            raise ConfigError(
+                "HIPPOGRAPH_ENGINE_HEAP_START",
+                f"must not exceed HIPPOGRAPH_ENGINE_HEAP ({self.engine_heap})",
+            )
         if self.backend not in ("arcadedb", "neo4j"):
             raise ConfigError("HIPPOGRAPH_GRAPH_BACKEND", "must be 'neo4j' or 'arcadedb'")
         if self.uri and not self.uri.startswith(
@@ -230,6 +257,15 @@ class ServerSettings:
     """The browser pages' folder: package.json, node_modules (npm ci, by make install), pages."""
     jobs: bool = _var("HIPPOGRAPH_SERVE_JOBS", True)
     """Run the maintenance jobs inside serve; 0 (serve --no-jobs): hippograph worker runs them."""
+    # glibc gives each thread that allocates its own arena, up to 8 per core; the JVM's, ONNX
+    # Runtime's and the server's ~70 threads left ~200 MB of freed memory resident in them at
+    # 100k memories (docs/research/footprint.md).
+    malloc_arenas: int = _var("HIPPOGRAPH_MALLOC_ARENAS", 2)
+    """glibc malloc arenas of serve (mallopt M_ARENA_MAX); 0 leaves glibc's default."""
+    traces: str = _var("HIPPOGRAPH_TRACES", "off")
+    """OpenTelemetry traces (the otel extra): off, otlp (to the endpoint below) or console."""
+    traces_endpoint: str = _var("HIPPOGRAPH_TRACES_ENDPOINT", "http://127.0.0.1:4318/v1/traces")
+    """Where traces=otlp sends spans: an OTLP/HTTP collector's traces URL."""
 
     def __post_init__(self) -> None:
         try:
@@ -237,6 +273,11 @@ class ServerSettings:
         except InvalidInput as exc:
             raise ConfigError("HIPPOGRAPH_MCP_NAMESPACE", exc.message) from None
         _check_range("HIPPOGRAPH_PORT", self.port, 0, 65535)
+        _check_range("HIPPOGRAPH_MALLOC_ARENAS", self.malloc_arenas, 0, 64)
+        if self.traces not in ("off", "otlp", "console"):
+            raise ConfigError("HIPPOGRAPH_TRACES", "must be off, otlp or console")
+        if not self.traces_endpoint.startswith(("http://", "https://")):
+            raise ConfigError("HIPPOGRAPH_TRACES_ENDPOINT", "must be an http:// or https:// URL")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -600,8 +641,9 @@ def _coerce(variable: str, type_name: str, raw: str) -> object:
     return raw
 
 
-# The README's configuration table lies between these lines; the test suite checks it is current.
-TABLE_BEGIN = "<!-- settings table: python -m hippograph.settings --write README.md -->"
+# docs/configuration.md's table lies between these lines; the test suite checks it is current.
+TABLE_DOC = "docs/configuration.md"
+TABLE_BEGIN = f"<!-- settings table: python -m hippograph.settings --write {TABLE_DOC} -->"
 TABLE_END = "<!-- end of settings table -->"
 
 
@@ -620,7 +662,7 @@ def markdown_table() -> str:
 
 
 def with_table(text: str) -> str:
-    """``text`` (the README) with the table between its markers replaced by the current one."""
+    """``text`` (docs/configuration.md) with the table between its markers made current."""
     begin, end = text.find(TABLE_BEGIN), text.find(TABLE_END)
     if begin < 0 or end < begin:
         raise ValueError(f"no {TABLE_BEGIN!r} ... {TABLE_END!r} markers")
@@ -650,15 +692,16 @@ def _shown(f: Field[Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``--markdown`` prints the README's table; ``--write README.md`` puts it in place."""
+    """``--markdown`` prints the configuration table; ``--write docs/configuration.md`` puts it
+    in place."""
     if argv[:1] == ["--markdown"]:
         print(markdown_table(), end="")
         return 0
     if len(argv) == 2 and argv[0] == "--write":
-        readme = Path(argv[1])
-        readme.write_text(with_table(readme.read_text(encoding="utf-8")), encoding="utf-8")
+        doc = Path(argv[1])
+        doc.write_text(with_table(doc.read_text(encoding="utf-8")), encoding="utf-8")
         return 0
-    print("usage: python -m hippograph.settings --markdown | --write README.md", file=sys.stderr)
+    print(f"usage: python -m hippograph.settings --markdown | --write {TABLE_DOC}", file=sys.stderr)
     return 2
 
 

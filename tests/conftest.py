@@ -57,6 +57,7 @@ ENGINE_FIXTURES = frozenset({"embedder", "any_runtime", "namespace", "chromium"}
 # shows it (the guard below fails a fast test that does, so one missing here is noticed).
 STARTS_IN_BODY = frozenset({
     "tests/bench/test_children.py",  # kills a parent process to see its child end
+    "tests/api/test_cli_imports.py",  # runs the CLI in a fresh interpreter
     "tests/client/test_layering.py",  # imports the client in a fresh interpreter
     "tests/graph/models/test_embedder.py",  # loads models of its own (other backends, caches)
     "tests/graph/test_runtime_process.py",  # engines in child processes

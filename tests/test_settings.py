@@ -12,7 +12,15 @@ import pytest
 from hippograph.graph.errors import ConfigError
 from hippograph.graph.recall.recipes import ENTITIES
 from hippograph.jobs.config import DEFAULT_JOBS_CONFIG, JobsConfig
-from hippograph.settings import ALIASES, GROUPS, VARIABLES, Settings, markdown_table, with_table
+from hippograph.settings import (
+    ALIASES,
+    GROUPS,
+    TABLE_DOC,
+    VARIABLES,
+    Settings,
+    markdown_table,
+    with_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -238,7 +246,7 @@ def test_every_setting_is_read_outside_settings_py() -> None:
     assert unread == []
 
 
-def test_every_setting_is_documented_in_the_readme_table() -> None:
+def test_every_setting_is_documented_in_the_configuration_table() -> None:
     table = markdown_table()
     for variable, (group, f) in VARIABLES.items():
         row = next(line for line in table.splitlines() if line.startswith(f"| `{variable}` |"))
@@ -247,7 +255,28 @@ def test_every_setting_is_documented_in_the_readme_table() -> None:
         assert len(meaning) > 10, variable
 
 
-def test_the_readme_table_is_current() -> None:
-    """Regenerate it with ``python -m hippograph.settings --write README.md``."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert with_table(readme) == readme
+def test_the_configuration_table_is_current() -> None:
+    """Regenerate it with ``python -m hippograph.settings --write docs/configuration.md``."""
+    doc = (ROOT / TABLE_DOC).read_text(encoding="utf-8")
+    assert with_table(doc) == doc
+
+
+@pytest.mark.parametrize(
+    ("variables", "named", "said"),
+    [
+        ({"HIPPOGRAPH_ENGINE_HEAP": "2 GB"}, "HIPPOGRAPH_ENGINE_HEAP", "not a JVM size"),
+        ({"HIPPOGRAPH_ENGINE_HEAP": "32m"}, "HIPPOGRAPH_ENGINE_HEAP", "under 64m"),
+        ({"HIPPOGRAPH_ENGINE_HEAP_START": "1g"}, "HIPPOGRAPH_ENGINE_HEAP_START", "must not exceed"),
+        ({"HIPPOGRAPH_MALLOC_ARENAS": "65"}, "HIPPOGRAPH_MALLOC_ARENAS", "0..64"),
+    ],
+)
+def test_the_footprint_settings_are_checked(
+    variables: dict[str, str], named: str, said: str
+) -> None:
+    with pytest.raises(ConfigError) as raised:
+        Settings.from_env(variables)
+    assert named in str(raised.value) and said in str(raised.value)
+    grown = Settings.from_env(
+        {"HIPPOGRAPH_ENGINE_HEAP": "4g", "HIPPOGRAPH_ENGINE_HEAP_START": "1g"}
+    )
+    assert (grown.graph.engine_heap, grown.graph.engine_heap_start) == ("4g", "1g")

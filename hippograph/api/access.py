@@ -53,7 +53,8 @@ FIELD_ROLES: dict[str, Role | None] = {
     "neighbourhood": "read", "clusters": "read", "provenance": "read",  # the explorer's
     "sessions": "read", "conversation": "read",
     "entity": "read", "entities": "read",
-    "run": "read", "runs": "read", "similarRuns": "read", "toolStats": "read",  # agent runs
+    "run": "read", "runs": "read", "memoryRuns": "read", "similarRuns": "read",  # agent runs
+    "toolStats": "read",
     "jobRuns": None,
     # write
     "remember": "write", "rememberBatch": "write", "forget": "write", "link": "write",
@@ -61,7 +62,7 @@ FIELD_ROLES: dict[str, Role | None] = {
     "feedback": "write", "observe": "write", "used": "write",
     "eraseTurn": "write", "clearSession": "write", "erase": "write",  # as forget(hard)
     "consolidate": "write",  # without a namespace: every namespace, admin over *
-    "relate": "write", "mergeEntities": "write", "splitEntity": "write",
+    "relate": "write", "defineEntity": "write", "mergeEntities": "write", "splitEntity": "write",
     "startRun": "write", "addStep": "write", "addToolCall": "write", "updateToolCall": "write",
     "finishRun": "write",
     # admin

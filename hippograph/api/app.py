@@ -12,6 +12,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future
 from typing import Any
 
 from starlette.applications import Starlette
@@ -112,12 +113,23 @@ def create_app(
     *,
     runtime: Runtime | None = None,
     on_ready: Callable[[], None] | None = None,
+    span_exporter: Any = None,
+    opening: Future[Runtime] | None = None,
 ) -> Starlette:
     """Build the app. With ``runtime`` the caller owns it (tests share one engine); otherwise the
-    lifespan opens one from ``settings`` (or the environment) and closes it on shutdown."""
+    lifespan opens one from ``settings`` (or the environment) and closes it on shutdown.
+    ``span_exporter``: where traces go instead of the configured exporter (tests: the
+    OpenTelemetry SDK's in-memory one); traces are on with it or with ``HIPPOGRAPH_TRACES``.
+    ``opening``: the runtime being opened already (``serve`` starts it while it imports this
+    module); the lifespan waits for it instead of opening one, and owns it the same."""
     if settings is None:
         settings = runtime.settings if runtime is not None else Settings.from_env()
     mcp = http_mount(settings.server.host)
+    spans = None
+    if settings.server.traces != "off" or span_exporter is not None:
+        from hippograph.api import tracing  # OpenTelemetry: imported only when traces are on
+
+        spans = tracing.provider(settings, span_exporter)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -125,10 +137,21 @@ def create_app(
         loud = access.open or not access.keys.configured()  # open mode is logged at every start
         (log.warning if loud else log.info)("access: %s", access.describe())
         try:
-            async with mcp.run(), _runtime(app), _probed(app), _observed(app):
+            async with mcp.run(), _traced(), _runtime(app), _probed(app), _observed(app):
                 yield
         finally:
             app.state.access.audit.flush()  # the refusals counted since the last summary
+
+    @contextlib.asynccontextmanager
+    async def _traced() -> AsyncIterator[None]:
+        """The domain's stages traced while this app serves (when traces are on)."""
+        if spans is None:
+            yield
+            return
+        from hippograph.api import tracing
+
+        with tracing.traced(spans):
+            yield
 
     @contextlib.asynccontextmanager
     async def _observed(app: Starlette) -> AsyncIterator[None]:
@@ -146,7 +169,10 @@ def create_app(
             app.state.runtime = runtime
             yield
             return
-        opened = await run_in_threadpool(Runtime.open, settings, attach=False)
+        if opening is not None:
+            opened = await run_in_threadpool(opening.result)
+        else:
+            opened = await run_in_threadpool(Runtime.open, settings, attach=False)
         app.state.runtime = opened
         stop = threading.Event()
         jobs: BackgroundJobs | None = None
@@ -201,6 +227,10 @@ def create_app(
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "Content-Type", "X-Hippograph-Namespace"],
         )
+    if spans is not None:
+        from hippograph.api.tracing import RequestSpans
+
+        app.add_middleware(RequestSpans, provider=spans)
     app.add_middleware(
         HostCheck, allowed=settings.security.allowed_host_names
     )  # outermost: runs first

@@ -1,8 +1,13 @@
 """The ``hippograph`` command: serve the API, remember, recall, ingest, consolidate, run the
 maintenance worker, export and import.
 
-Every command prints what it did. Commands other than ``serve`` attach over Bolt to the embedded
-engine of a running server when one holds the data directory.
+Every command prints what it did. ``remember``, ``search`` and ``recall`` are sent to a running
+server of the data directory over HTTP (``cli_remote``); the other commands attach over Bolt to
+the embedded engine of a running server when one holds the data directory.
+
+Nothing heavy is imported here at the top (the engine, the model, GraphQL, numpy): a command
+sent to a server, or ``--help``, starts in a fraction of a second; each command imports what it
+runs.
 """
 
 from __future__ import annotations
@@ -14,21 +19,24 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from hippograph.api import cli_access, cli_context, cli_ingest, cli_jobs, cli_views, serve
-from hippograph.api.access import Access, is_loopback
-from hippograph.api.cli_common import data_dir_arg, with_runtime
-from hippograph.graph import memories, transfer, validate
+from hippograph.api import cli_access, cli_context, cli_ingest, cli_jobs, cli_remote, cli_views
+from hippograph.api.cli_common import data_dir_arg, readable, with_runtime
 from hippograph.graph.errors import HippographError, InvalidInput
-from hippograph.graph.model import NewMemory, Source
-from hippograph.graph.recall import retrieval
-from hippograph.graph.runtime import Runtime
-from hippograph.graph.store.engine import ensure_free
-from hippograph.graph.write import formation, scoped_export, writepath
-from hippograph.jobs.config import JobsConfig
+from hippograph.graph.model import NewMemory, RememberResult, ScoredMemory, Source
+from hippograph.graph.recall.recall_config import REJECTED
 from hippograph.settings import Settings
 
+if TYPE_CHECKING:
+    from hippograph.api.audit import AuditLog
+    from hippograph.client import Client
+    from hippograph.client.records import RecallResult as RemoteRecall
+    from hippograph.graph.recall.results import RecallResult
+    from hippograph.graph.runtime import Runtime
+
 Command = Callable[[argparse.Namespace, Settings], int]
+T = TypeVar("T")
 # Long-running commands: their tool calls (mcp, through GraphQL) or job runs (worker) tell more.
 UNAUDITED = frozenset({"cmd_mcp", "cmd_worker"})
 
@@ -49,17 +57,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             insecure=getattr(args, "insecure", None) or None,
             serve_jobs=False if getattr(args, "no_jobs", False) else None,
         )
-        JobsConfig.from_settings(settings)  # every tunable checked before anything starts
         command: Command = args.command
+        name = getattr(command, "__name__", "")
+        args.server = cli_remote.server_for(name, settings)
+        if args.server is not None:  # the server checks the key and audits the request
+            return command(args, settings)
+        from hippograph.jobs.config import JobsConfig
+
+        JobsConfig.from_settings(settings)  # every tunable checked before anything starts
         principal = cli_access.check(args, settings)
         args.principal = principal
     except HippographError as exc:
         print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
         return 2
     role, namespace = cli_access.required(args, settings)
-    name = getattr(command, "__name__", "")
     audited = role != "read" and name not in cli_access.EXEMPT and name not in UNAUDITED
-    audit = Access.of(settings).audit if audited else None
+    audit = _audit_log(settings) if audited else None
     try:
         status = command(args, settings)
     except HippographError as exc:
@@ -74,6 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                      namespace=namespace, outcome=outcome,
                      counts=getattr(args, "audit_counts", None))  # fmt: skip
     return status
+
+
+def _audit_log(settings: Settings) -> AuditLog:
+    from hippograph.api.access import Access
+
+    return Access.of(settings).audit
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rec.add_argument(
         "--rejected",
-        choices=retrieval.REJECTED,
+        choices=REJECTED,
         default="drop",
         help="what --verify does with a rejected result (default drop)",
     )
@@ -173,6 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.api import serve
+    from hippograph.graph.store.engine import ensure_free
+
     logging.getLogger("hippograph").setLevel(logging.INFO)
     refuse_open_exposure(settings)
     if settings.graph.embedded:
@@ -188,11 +210,17 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     explorer = (
         f"; explorer: {url.removesuffix('/graphql')}/explore" if settings.server.explorer else ""
     )
-    return serve.run(
-        settings,
-        sock,
-        on_ready=lambda: print(f"hippograph: ready. {page}: {url}{explorer}", flush=True),
-    )
+    data_dir = settings.graph.data_dir
+
+    def ready() -> None:
+        endpoint = cli_remote.endpoint(settings.server.host, settings.server.port)
+        cli_remote.publish(data_dir, endpoint)  # commands on data_dir are sent here from now on
+        print(f"hippograph: ready. {page}: {url}{explorer}", flush=True)
+
+    try:
+        return serve.run(settings, sock, on_ready=ready)
+    finally:
+        cli_remote.unpublish(data_dir)
 
 
 class OpenExposure(HippographError):
@@ -203,6 +231,8 @@ class OpenExposure(HippographError):
 
 def refuse_open_exposure(settings: Settings) -> None:
     """Refuse to serve every namespace to whoever reaches a non-loopback address."""
+    from hippograph.api.access import Access, is_loopback
+
     if (
         is_loopback(settings.server.host)
         or settings.security.insecure
@@ -238,11 +268,14 @@ def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:
         source=Source(session_id=args.session),
         tags=tuple(args.tag),
     )
-    results = with_runtime(
-        settings,
-        lambda rt: writepath.remember(
-            rt.store, rt.embedder, args.namespace, [item], policy=rt.policy
-        ),
+
+    def here(rt: Runtime) -> list[RememberResult]:
+        from hippograph.graph.write import writepath
+
+        return writepath.remember(rt.store, rt.embedder, args.namespace, [item], policy=rt.policy)
+
+    results = _served(
+        args, settings, lambda client: client.remember(item), lambda: with_runtime(settings, here)
     )
     r = results[0]
     verb = {
@@ -259,18 +292,21 @@ def cmd_remember(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    found = with_runtime(
+    def here(rt: Runtime) -> list[ScoredMemory]:
+        from hippograph.graph import memories
+
+        return memories.search(
+            rt.store, rt.embedder, args.namespace, args.query, args.k, limits=rt.limits,
+            project=args.project, session_id=args.session,
+        )  # fmt: skip
+
+    found = _served(
+        args,
         settings,
-        lambda rt: memories.search(
-            rt.store,
-            rt.embedder,
-            args.namespace,
-            args.query,
-            args.k,
-            limits=rt.limits,
-            project=args.project,
-            session_id=args.session,
-        ),  # fmt: skip
+        lambda client: client.search(
+            args.query, k=args.k, project=args.project, session_id=args.session
+        ),
+        lambda: with_runtime(settings, here),
     )
     if not found:
         print(f"no memories in {args.namespace} match")
@@ -280,18 +316,17 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
-    request = retrieval.RecallRequest(
-        context=args.context,
-        k=args.k,
-        project=args.project,
-        session_id=args.session,
-        explain=args.explain,
-        verify=args.verify,
-        rejected=args.rejected,
-        include_gap=args.include_gap,
-    )
+    # The request's options, the same here and over HTTP.
+    options: dict[str, Any] = {
+        "k": args.k, "project": args.project, "session_id": args.session,
+        "explain": args.explain, "verify": args.verify, "rejected": args.rejected,
+        "include_gap": args.include_gap,
+    }  # fmt: skip
 
-    def work(rt: Runtime) -> retrieval.RecallResult:
+    def work(rt: Runtime) -> RecallResult | RemoteRecall:
+        from hippograph.graph.recall import retrieval
+
+        request = retrieval.RecallRequest(context=args.context, **options)
         found = retrieval.recall(
             rt.store,
             rt.embedder,
@@ -303,7 +338,10 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         rt.after_recall(args.namespace, args.context, found)
         return found
 
-    result = with_runtime(settings, work)
+    def there(client: Client) -> RecallResult | RemoteRecall:
+        return client.recall(args.context, **options)
+
+    result = _served(args, settings, there, lambda: with_runtime(settings, work))
     if result.gap:
         print(f"nothing relevant in {args.namespace} (best relevance {result.best_relevance:.2f})")
     for item in result.items:
@@ -323,7 +361,30 @@ def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _served(
+    args: argparse.Namespace,
+    settings: Settings,
+    there: Callable[[Client], T],
+    here: Callable[[], T],
+) -> T:
+    """``there`` on the server ``main`` found (``args.server``), else ``here``; ``here`` too
+    when the server turns out not to listen (it was killed and left its file: nothing sent).
+    A command called without ``main`` (tests, scripts) runs here."""
+    server = getattr(args, "server", None)
+    if server is None:
+        return here()
+    import httpx
+
+    try:
+        with cli_remote.client(settings, server, args.namespace) as client:
+            return there(client)
+    except httpx.ConnectError:
+        return here()
+
+
 def cmd_form(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.write import formation
+
     linked = with_runtime(settings, lambda rt: formation.link_adjacent(rt.store, args.namespace))
     print(f"linked {linked} pairs of consecutive turns in {args.namespace}")
     return 0
@@ -331,6 +392,9 @@ def cmd_form(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
+
+    from hippograph.graph import transfer, validate
+    from hippograph.graph.write import scoped_export
 
     scoped = args.project is not None or args.session is not None
     if scoped and args.namespace is None:
@@ -356,6 +420,9 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
+
+    readable(args.source, "in")
+    from hippograph.graph import transfer
 
     def work(rt: Runtime) -> dict[str, int]:
         with (

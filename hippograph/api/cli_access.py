@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hippograph.api.access import Access, Principal, authenticate, authorize
 from hippograph.api.cli_common import data_dir_arg
 from hippograph.api.keys import ROLES, ApiKey, KeyStore, Role, new_token
 from hippograph.graph.errors import Unauthenticated
 from hippograph.graph.store.engine import read_info
 from hippograph.settings import Settings
 
-LOCAL = Principal(key_id="local", role="admin", namespaces=("*",))
+if TYPE_CHECKING:
+    from hippograph.api.access import Principal
+
 # Commands needing no key: the server itself, and the keys of its data directory.
 EXEMPT = frozenset({"cmd_serve", "cmd_keys"})
 
@@ -52,6 +53,8 @@ def register(sub: Any) -> None:
 
 
 def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.api.access import Access  # GraphQL's: imported by the commands that check
+
     access = Access.of(settings)
     store: KeyStore = access.keys
     if args.action == "token":
@@ -131,12 +134,15 @@ def check(args: argparse.Namespace, settings: Settings) -> Principal:
     """The command's principal: ``local`` in open mode (``Access.of``: by default while the
     store never had a key), else the key in ``HIPPOGRAPH_API_KEY``, authorized for what the
     command does."""
+    from hippograph.api.access import Access, Principal, authenticate, authorize
+
+    local = Principal(key_id="local", role="admin", namespaces=("*",))
     name = getattr(args.command, "__name__", "")
     if name in EXEMPT:
-        return LOCAL
+        return local
     access = Access.of(settings, serving=False)
     if access.open:
-        return LOCAL
+        return local
     if not access.keys.configured():
         raise Unauthenticated(
             f"no key is active in {access.keys.path}: create one with `hippograph keys create "

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from hippograph.api.cli_common import data_dir_arg, with_runtime
-from hippograph.graph.recall import bundle
+from hippograph.graph.recall.recall_config import BUNDLE_CANDIDATES, BUNDLE_FORMATS
 from hippograph.settings import Settings
 
 
@@ -18,15 +18,17 @@ def register(subparsers: Any) -> None:
     ctx.add_argument("context")
     ctx.add_argument("--namespace", "-n", default="default")
     ctx.add_argument("--budget", type=int, default=1000, help="tokens at most (default 1000)")
-    ctx.add_argument("--format", choices=bundle.FORMATS, default="markdown")
+    ctx.add_argument("--format", choices=BUNDLE_FORMATS, default="markdown")
     ctx.add_argument("--session", help="a session id: what it was shown already is not repeated")
     ctx.add_argument("--project")
-    ctx.add_argument("-k", type=int, default=bundle.DEFAULT_CANDIDATES, help="candidates")
+    ctx.add_argument("-k", type=int, default=BUNDLE_CANDIDATES, help="candidates")
     data_dir_arg(ctx)
     ctx.set_defaults(command=cmd_context)
 
 
 def cmd_context(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.recall import bundle
+
     request = bundle.ContextRequest(
         context=args.context,
         budget=args.budget,

@@ -17,17 +17,18 @@ import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hippograph.api.audit import erasure_counts
-from hippograph.api.cli_common import data_dir_arg, with_runtime
+from hippograph.api.cli_common import data_dir_arg, readable, with_runtime
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import to_iso
-from hippograph.graph.runtime import Runtime
-from hippograph.graph.upkeep.consolidation_model import ConsolidationReport
-from hippograph.graph.write import episodes, erasure
-from hippograph.jobs.consolidate import consolidate_now, rebuild_now, write_tools
+from hippograph.graph.write.messages import NewTurn
 from hippograph.settings import Settings
+
+if TYPE_CHECKING:
+    from hippograph.graph.runtime import Runtime
+    from hippograph.graph.upkeep.consolidation_model import ConsolidationReport
 
 T = TypeVar("T")
 CHUNK = 200  # turns per ingest call: a batch is atomic, a file need not be
@@ -68,11 +69,15 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    readable(args.source, "source")
     if args.locomo:
         data = json.loads(args.source.read_text(encoding="utf-8"))
         turns = locomo_turns(data, args.conversation)
     else:
         turns = list(jsonl_turns(args.source))
+    from hippograph.graph.write import episodes
+    from hippograph.jobs.consolidate import write_tools
+
     # Conflicts anywhere in the file are refused before any chunk is written.
     sent = len(turns)
     turns = episodes.unique_turns(turns)
@@ -107,6 +112,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.jobs.consolidate import consolidate_now
+
     report = with_runtime(
         settings,
         lambda rt: consolidate_now(
@@ -128,12 +135,16 @@ def describe(report: ConsolidationReport) -> str:
 
 
 def cmd_rebuild(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.jobs.consolidate import rebuild_now
+
     result = with_runtime(settings, lambda rt: rebuild_now(rt, args.namespace))
     print(f"rebuilt {args.namespace}: {json.dumps(result.__dict__)}")
     return 0
 
 
 def cmd_erase(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.write import erasure
+
     done = with_runtime(
         settings,
         lambda rt: erasure.erase(
@@ -154,14 +165,14 @@ def cmd_erase(args: argparse.Namespace, settings: Settings) -> int:
 # ---------------------------------------------------------------- input formats
 
 
-def jsonl_turns(path: Path) -> Iterator[episodes.NewTurn]:
+def jsonl_turns(path: Path) -> Iterator[NewTurn]:
     with path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
                 raw = json.loads(line)
-                yield episodes.NewTurn(
+                yield NewTurn(
                     session_id=str(raw["sessionId"]),
                     turn_index=None if raw.get("turnIndex") is None else int(raw["turnIndex"]),
                     text=str(raw["text"]),
@@ -174,7 +185,7 @@ def jsonl_turns(path: Path) -> Iterator[episodes.NewTurn]:
                 raise InvalidInput(f"line {number}", f"is not a turn: {exc}") from None
 
 
-def locomo_turns(data: Sequence[dict[str, Any]], conversation: str | int) -> list[episodes.NewTurn]:
+def locomo_turns(data: Sequence[dict[str, Any]], conversation: str | int) -> list[NewTurn]:
     """The turns of one LoCoMo conversation (by position or ``sample_id``): one session per
     LoCoMo session, turn index = position in it, time = the session's date; image captions
     are kept as ``[image: ...]``."""
@@ -197,7 +208,7 @@ def locomo_turns(data: Sequence[dict[str, Any]], conversation: str | int) -> lis
             if raw.get("blip_caption"):
                 text = f"{text} [image: {raw['blip_caption']}]"
             turns.append(
-                episodes.NewTurn(
+                NewTurn(
                     session_id=f"{sample}:session_{number}", turn_index=index, text=text,
                     speaker=raw["speaker"], timestamp=to_iso(when),
                 )

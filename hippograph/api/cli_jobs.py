@@ -12,18 +12,17 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hippograph.api.cli_common import data_dir_arg
 from hippograph.graph.model import parse_iso
-from hippograph.graph.store.store import Store
-from hippograph.graph.upkeep import jobruns
-from hippograph.graph.upkeep.jobruns import JobRun
-from hippograph.jobs import registry
-from hippograph.jobs.config import JOB_NAMES, JobsConfig
-from hippograph.jobs.runner import Progress, RunOptions
-from hippograph.jobs.worker import Worker
+from hippograph.jobs.names import JOB_NAMES
 from hippograph.settings import Settings
+
+if TYPE_CHECKING:
+    from hippograph.graph.store.store import Store
+    from hippograph.graph.upkeep.jobruns import JobRun
+    from hippograph.jobs.runner import Progress
 
 
 def register(sub: Any) -> None:
@@ -51,6 +50,8 @@ def register(sub: Any) -> None:
 
 
 def _open(settings: Settings) -> Store:
+    from hippograph.graph.store.store import Store
+
     store = Store.open(settings, attach=True)
     if store.engine is not None:
         print(
@@ -63,6 +64,10 @@ def _open(settings: Settings) -> Store:
 
 def cmd_jobs_run(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
+
+    from hippograph.jobs import registry
+    from hippograph.jobs.config import JobsConfig
+    from hippograph.jobs.runner import RunOptions
 
     store = _open(settings)
     try:
@@ -81,6 +86,8 @@ def cmd_jobs_run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_jobs_list(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.upkeep import jobruns
+
     store = _open(settings)
     try:
         runs = jobruns.list_runs(store, args.name, args.first)
@@ -94,6 +101,9 @@ def cmd_jobs_list(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.jobs.config import JobsConfig
+    from hippograph.jobs.worker import Worker
+
     config = JobsConfig.from_settings(settings)
     worker = Worker(
         open_store=lambda: _open(settings),

@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hippograph.api.cli_common import data_dir_arg, with_runtime
-from hippograph.graph.runtime import Runtime
-from hippograph.graph.upkeep import core, profile
-from hippograph.graph.write.tools import chat_client
-from hippograph.jobs.config import JobsConfig
 from hippograph.settings import Settings
+
+if TYPE_CHECKING:
+    from hippograph.graph.runtime import Runtime
 
 
 def register(subparsers: Any) -> None:
@@ -28,6 +27,10 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_core(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.upkeep import core
+    from hippograph.graph.write.tools import chat_client
+    from hippograph.jobs.config import JobsConfig
+
     def work(rt: Runtime) -> tuple[core.CoreChange | None, core.CoreBlock]:
         change = None
         if args.refresh:
@@ -55,6 +58,8 @@ def cmd_core(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_profile(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.upkeep import profile
+
     def work(rt: Runtime) -> profile.Profile:
         if args.refresh:
             return profile.refresh(rt.store, args.namespace)

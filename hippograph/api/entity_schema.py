@@ -1,6 +1,6 @@
 """GraphQL entities (``graph.entities``, ``graph.about``): ``entity`` (everything about one:
 aliases, relationships, its most important current memories, its timeline) and ``entities``
-(queries); ``relate``, ``mergeEntities``, ``splitEntity`` (mutations)."""
+(queries); ``defineEntity``, ``relate``, ``mergeEntities``, ``splitEntity`` (mutations)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from strawberry.types import Info
 from hippograph.api.context import runtime
 from hippograph.api.inputs import Project, SessionId
 from hippograph.api.types import Memory
-from hippograph.graph import about, entities
+from hippograph.graph import about, entities, validate
 from hippograph.graph.errors import InvalidInput
 
 
@@ -35,6 +35,10 @@ class Entity:
     merged_into: strawberry.ID | None = strawberry.field(
         description="The entity it was merged into (splitEntity undoes it)."
     )
+    importance: float | None = strawberry.field(
+        description="0..1 within the namespace, from PageRank over the entity graph (the "
+        "pagerank job); null until it has run."
+    )
 
     @classmethod
     def of(cls, e: entities.Entity) -> Entity:
@@ -43,6 +47,7 @@ class Entity:
             aliases=list(e.aliases), description=e.description, first_seen=e.first_seen,
             last_seen=e.last_seen, mentions=e.mentions,
             merged_into=None if e.merged_into is None else strawberry.ID(e.merged_into),
+            importance=e.importance,
         )  # fmt: skip
 
 
@@ -114,6 +119,7 @@ class EntityQuery:
         project: Project = None,
         session_id: SessionId = None,
     ) -> EntityView:
+        types = list(validate.string_list(types or [], "types"))
         if (name is None) == (id is None):
             raise InvalidInput("name", "give a name or an id, not both")
         rt = runtime(info)
@@ -151,6 +157,10 @@ class EntityQuery:
         project: Project = None,
         session_id: SessionId = None,
     ) -> list[Entity]:
+        if not 1 <= first <= entities.MAX_LIST:
+            raise InvalidInput(
+                "first", f"must be within 1..{entities.MAX_LIST}", limit=entities.MAX_LIST
+            )
         rt = runtime(info)
         found = await run_in_threadpool(
             partial(entities.search, kind=kind, query=query, limit=first, project=project,
@@ -163,8 +173,27 @@ class EntityQuery:
 @strawberry.type
 class EntityMutation:
     @strawberry.mutation(
-        description="from TYPE to (WORKS_AT, KNOWS, ...; letters, digits and _): entities not "
-        "known by those names are created (of kind). ended: the open one ends at since. "
+        description="The entity name names (by name or alias), created when unknown "
+        "(of kind, default object); its kind and description set when given."
+    )
+    async def define_entity(
+        self,
+        info: Info,
+        namespace: str,
+        name: str,
+        kind: str | None = None,
+        description: str | None = None,
+    ) -> Entity:
+        rt = runtime(info)
+        found = await run_in_threadpool(
+            entities.define, rt.store, namespace, name, kind=kind, description=description
+        )
+        return Entity.of(found)
+
+    @strawberry.mutation(
+        description="from TYPE to (WORKS_AT, KNOWS, ...; letters, digits and _), each an "
+        "entity's id or a name: entities not known by those names are created (of kind). "
+        "ended: the open one ends at since. "
         "Returns from's relationships of that type."
     )
     async def relate(

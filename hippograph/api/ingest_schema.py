@@ -247,6 +247,16 @@ class ConsolidationOperation:
 
 
 @strawberry.type
+class EntityMergeProposal:
+    namespace: str
+    keep: strawberry.ID = strawberry.field(description="The entity that would stay.")
+    keep_name: str
+    other: strawberry.ID = strawberry.field(description="The entity that would join it.")
+    other_name: str
+    reason: str
+
+
+@strawberry.type
 class ConsolidationReport:
     run_id: str | None
     ran: bool
@@ -260,6 +270,10 @@ class ConsolidationReport:
     errors: list[str]
     watermark_before: str | None
     watermark_after: str | None
+    entity_merges: list[EntityMergeProposal] = strawberry.field(
+        description="Entities that name one thing: proposed, never merged by the run "
+        "(mergeEntities accepts one)."
+    )
 
     @classmethod
     def of(cls, r: Report) -> ConsolidationReport:
@@ -269,6 +283,10 @@ class ConsolidationReport:
             operations=[ConsolidationOperation(**op.__dict__) for op in r.operations],
             errors=list(r.errors), watermark_before=r.watermark_before,
             watermark_after=r.watermark_after,
+            entity_merges=[EntityMergeProposal(
+                namespace=p.namespace, keep=strawberry.ID(p.keep), keep_name=p.keep_name,
+                other=strawberry.ID(p.other), other_name=p.other_name, reason=p.reason,
+            ) for p in r.entity_merges],
         )  # fmt: skip
 
 

@@ -2,7 +2,10 @@
 docs), and ``GET /docs/<file>.md``: the checkout's README and docs/ as plain text.
 
 Plain HTML of our own, no script and no third-party code: the page must work when the npm files
-of the other pages are not installed, and says so when they are not.
+of the other pages are not installed, and says so when they are not. The docs are served rather
+than linked to a repository: they then match the version that runs, and reach a user with no
+network beyond this server; only the listed Markdown files, read-only. Their relative links stay
+among those files (tests/docs/test_links.py), so they work under /docs/ as in the repository.
 """
 
 from __future__ import annotations
@@ -35,14 +38,21 @@ def docs_files(root: Path) -> list[str]:
     return found
 
 
+def title(path: Path) -> str:
+    """A doc's first heading, else its file name."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return path.name
+
+
 def routes(settings: Settings) -> list[BaseRoute]:
     """``/`` and ``/docs/{path}``; the docs are read from the parent of ``HIPPOGRAPH_WEB_DIR``."""
     root = settings.server.web_dir.resolve().parent
 
     async def landing(request: Request) -> Response:
-        return HTMLResponse(
-            page(settings, docs_files(root)), headers={"Content-Security-Policy": CSP}
-        )
+        docs = [(name, title(root / name)) for name in docs_files(root)]
+        return HTMLResponse(page(settings, docs), headers={"Content-Security-Policy": CSP})
 
     async def doc(request: Request) -> Response:
         name = request.path_params["path"]
@@ -54,8 +64,8 @@ def routes(settings: Settings) -> list[BaseRoute]:
     return [Route("/", landing), Route("/docs/{path:path}", doc)]
 
 
-def page(settings: Settings, docs: list[str]) -> str:
-    """The landing page's HTML."""
+def page(settings: Settings, docs: list[tuple[str, str]]) -> str:
+    """The landing page's HTML; ``docs`` are (file, title) pairs."""
     server = settings.server
     graphiql_ready = not web.missing(server.web_dir, web.GRAPHIQL_FILES)
     explorer_ready = not web.missing(server.web_dir, web.EXPLORER_FILES)
@@ -71,7 +81,10 @@ def page(settings: Settings, docs: list[str]) -> str:
         _item("/healthz", "Health", "whether the graph and the model are up (JSON)"),
         _item("/metrics", "Metrics", "request, recall, job and error counters (Prometheus)"),
     ]  # fmt: skip
-    doc_items = "".join(f'<li><a href="/docs/{escape(d)}">{escape(d)}</a></li>' for d in docs)
+    doc_items = "".join(
+        f'<li><a href="/docs/{escape(name)}">{escape(heading)}</a> <code>{escape(name)}</code></li>'
+        for name, heading in docs
+    )
     doc_list = f"<ul>{doc_items}</ul>" if docs else "<p>No docs next to this server's files.</p>"
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8" />'

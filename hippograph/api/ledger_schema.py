@@ -62,7 +62,7 @@ class ErasurePayload:
     entities: int = strawberry.field(description="entities no memory mentions any longer, deleted")
     words: int
     compacted: bool = strawberry.field(
-        description="the embedded engine's word indexes were rebuilt (README, Security)"
+        description="the embedded engine's word indexes were rebuilt (docs/operations.md)"
     )
     dry_run: bool
     turn_ids: list[str]

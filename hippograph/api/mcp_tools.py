@@ -372,6 +372,17 @@ TOOLS: tuple[ToolSpec, ...] = (
         idempotent=True,
     ),
     ToolSpec(
+        name="define_entity",
+        title="Define an entity",
+        description=(
+            "Declare a person, place or thing by name (created when unknown) with its kind "
+            "(person, organisation, location, event, object, project, tool, ...) and description."
+        ),
+        document=documents_more.DEFINE_ENTITY,
+        read_only=False,
+        idempotent=True,
+    ),
+    ToolSpec(
         name="merge_entities",
         title="Merge entities",
         description="Record that two entities are one (split_entity undoes it).",

@@ -197,6 +197,15 @@ class RunsQuery:
         return [Run.of(r) for r in found]
 
     @strawberry.field(
+        description="The runs a memory was distilled from (it is DERIVED_FROM them), newest "
+        "first: where an experience or a warning came from."
+    )
+    async def memory_runs(self, info: Info, namespace: str, memory_id: strawberry.ID) -> list[Run]:
+        rt = runtime(info)
+        found = await run_in_threadpool(lambda: read.of_memory(rt.store, namespace, str(memory_id)))
+        return [Run.of(r) for r in found]
+
+    @strawberry.field(
         description="The runs whose task is nearest this one (by embedding), best first; "
         "success keeps those that succeeded (true) or failed (false)."
     )

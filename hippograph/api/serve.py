@@ -12,14 +12,22 @@ signals.
 
 from __future__ import annotations
 
+import ctypes
 import signal
 import socket
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from hippograph.graph.errors import HippographError
 from hippograph.settings import Settings
 
+if TYPE_CHECKING:
+    from hippograph.graph.runtime import Runtime
+
+# glibc's mallopt parameter for the most malloc arenas (malloc.h).
+M_ARENA_MAX = -8
 # Seconds requests in flight get to finish once a stop is asked for.
 SHUTDOWN_GRACE_S = 5
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -57,11 +65,16 @@ def listen_socket(host: str, port: int) -> socket.socket:
 def run(settings: Settings, sock: socket.socket, *, on_ready: Callable[[], None]) -> int:
     """Serve the API on ``sock`` (from ``listen_socket``, closed here) until SIGINT or SIGTERM;
     return the exit status (0 after a normal stop, 1 when the app failed to start)."""
+    cap_malloc_arenas(settings.server.malloc_arenas)  # before any thread allocates
+    # The engine's JVM and the model start on a thread of their own while this one imports the
+    # app (GraphQL, MCP, uvicorn): the JVM's start is mostly its own native threads, the imports
+    # hold the GIL, and on two cores each took several seconds one after the other.
+    opening = ThreadPoolExecutor(1, thread_name_prefix="open").submit(_open, settings)
     import uvicorn
 
     from hippograph.api.app import create_app
 
-    app = create_app(settings, on_ready=on_ready)
+    app = create_app(settings, on_ready=on_ready, opening=opening)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
 
     class Server(uvicorn.Server):
@@ -87,6 +100,24 @@ def run(settings: Settings, sock: socket.socket, *, on_ready: Callable[[], None]
                 signal.signal(sig, handler)
         sock.close()
     return 0 if server.started else 1
+
+
+def cap_malloc_arenas(arenas: int) -> bool:
+    """Limit glibc's malloc to ``arenas`` arenas (0: leave its default); True when applied.
+    Another C library (musl) has no such knob: nothing to do there."""
+    if arenas <= 0:
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_ARENA_MAX, arenas))
+
+
+def _open(settings: Settings) -> Runtime:
+    from hippograph.graph.runtime import Runtime
+
+    return Runtime.open(settings, attach=False)
 
 
 def _exit_on_signal(signum: int, frame: FrameType | None) -> None:

@@ -314,6 +314,13 @@ class Client(RunMethods):
         """The namespace's entities, the most mentioned first (scoped as recall is)."""
         return self._run(opx.entities(self.namespace, kind, query, first, project, session_id))
 
+    def define_entity(
+        self, name: str, *, kind: str | None = None, description: str | None = None
+    ) -> entity_views.Entity:
+        """The entity ``name`` names, created when unknown; its kind and description set when
+        given."""
+        return self._run(opx.define_entity(self.namespace, name, kind, description))
+
     def relate(
         self,
         source: str,
@@ -324,7 +331,8 @@ class Client(RunMethods):
         since: str | None = None,
         ended: bool = False,
     ) -> list[entity_views.Relationship]:
-        """source TYPE target between entities (created when unknown); ended: it ends."""
+        """source TYPE target between entities, each a uid or a name (created when unknown);
+        ended: it ends."""
         return self._run(opx.relate(self.namespace, source, type_, target, kind, since, ended))
 
     def merge_entities(
@@ -714,6 +722,11 @@ class AsyncClient(AsyncRunMethods):
         return await self._run(
             opx.entities(self.namespace, kind, query, first, project, session_id)
         )
+
+    async def define_entity(
+        self, name: str, *, kind: str | None = None, description: str | None = None
+    ) -> entity_views.Entity:
+        return await self._run(opx.define_entity(self.namespace, name, kind, description))
 
     async def relate(
         self,

@@ -150,6 +150,7 @@ mutation Consolidate($namespace: String, $dryRun: Boolean = false, $force: Boole
   consolidate(namespace: $namespace, dryRun: $dryRun, force: $force) {
     runId ran dryRun scope skipped startedAt finishedAt counts errors watermarkBefore
     watermarkAfter operations { op namespace keep other reason decider }
+    entityMerges { namespace keep keepName other otherName reason }
   }
 }"""
 
@@ -190,6 +191,7 @@ query Audit($namespace: String, $since: DateTime, $limit: Int = 100) {
 ENTITY_FIELDS: Final = """
 fragment EntityFields on Entity {
   uid name canonical kind aliases description firstSeen lastSeen mentions mergedInto
+  importance
 }"""
 
 _RELATIONSHIP = """type outgoing otherUid otherName otherKind since until source recordedAt"""
@@ -223,6 +225,15 @@ query Entities(
            sessionId: $sessionId) {
     ...EntityFields
   }
+}"""
+    + ENTITY_FIELDS
+)
+
+DEFINE_ENTITY: Final = (
+    """
+mutation DefineEntity($namespace: String!, $name: String!, $kind: String, $description: String) {
+  entity: defineEntity(namespace: $namespace, name: $name, kind: $kind,
+                       description: $description) { ...EntityFields }
 }"""
     + ENTITY_FIELDS
 )

@@ -105,6 +105,14 @@ query Runs($namespace: String!, $sessionId: String, $first: Int = 20) {
     + RUN_FIELDS
 )
 
+MEMORY_RUNS: Final = (
+    """
+query MemoryRuns($namespace: String!, $memoryId: ID!) {
+  memoryRuns(namespace: $namespace, memoryId: $memoryId) { ...RunFields }
+}"""
+    + RUN_FIELDS
+)
+
 SIMILAR_RUNS: Final = (
     """
 query SimilarRuns($namespace: String!, $task: String!, $k: Int = 5, $success: Boolean) {

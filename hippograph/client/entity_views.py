@@ -20,6 +20,7 @@ class Entity:
     last_seen: str | None
     mentions: int
     merged_into: str | None
+    importance: float | None = None  # 0..1 within the namespace, once the pagerank job ran
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,6 +65,7 @@ def entity(d: Json) -> Entity:
         uid=d["uid"], name=d["name"], canonical=d["canonical"], kind=d["kind"],
         aliases=tuple(d["aliases"]), description=d["description"], first_seen=d["firstSeen"],
         last_seen=d["lastSeen"], mentions=d["mentions"], merged_into=d["mergedInto"],
+        importance=d.get("importance"),
     )  # fmt: skip
 
 

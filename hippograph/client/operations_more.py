@@ -270,6 +270,16 @@ def entities(
     )
 
 
+def define_entity(
+    ns: str, name: str, kind: str | None, description: str | None
+) -> Operation[entity_views.Entity]:
+    return Operation(
+        documents_more.DEFINE_ENTITY,
+        _vars(namespace=ns, name=name, kind=kind, description=description),
+        lambda d: entity_views.entity(d["entity"]),
+    )
+
+
 def relate(
     ns: str, source: str, type_: str, target: str, kind: str | None, since: str | None,
     ended: bool,

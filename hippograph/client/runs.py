@@ -150,6 +150,14 @@ def runs(ns: str, session_id: str | None, first: int | None) -> Operation[list[R
     )
 
 
+def memory_runs(ns: str, memory_id: str) -> Operation[list[Run]]:
+    return Operation(
+        docs.MEMORY_RUNS,
+        _vars(namespace=ns, memoryId=memory_id),
+        lambda d: [read_run(r, ns) for r in d["memoryRuns"]],
+    )
+
+
 def similar_runs(
     ns: str, task: str, k: int | None, success: bool | None
 ) -> Operation[list[SimilarRun]]:
@@ -237,6 +245,10 @@ class RunMethods:
         """The namespace's runs, newest first, without their steps."""
         return self._run(runs(self.namespace, session_id, first))
 
+    def memory_runs(self, memory_id: str) -> list[Run]:
+        """The runs a memory was distilled from, newest first."""
+        return self._run(memory_runs(self.namespace, memory_id))
+
     def similar_runs(
         self, task: str, *, k: int | None = None, success: bool | None = None
     ) -> list[SimilarRun]:
@@ -310,6 +322,9 @@ class AsyncRunMethods:
 
     async def runs(self, *, session_id: str | None = None, first: int | None = None) -> list[Run]:
         return await self._run(runs(self.namespace, session_id, first))
+
+    async def memory_runs(self, memory_id: str) -> list[Run]:
+        return await self._run(memory_runs(self.namespace, memory_id))
 
     async def similar_runs(
         self, task: str, *, k: int | None = None, success: bool | None = None

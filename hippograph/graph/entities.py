@@ -28,6 +28,7 @@ from hippograph.graph.text import entities as text
 
 MAX_NAME_CHARS = 200
 MAX_LIST = 500
+MAX_DESCRIPTION_CHARS = 2000
 _UIDS = uuid.UUID("8d0f6a52-6c1e-4d37-9a0f-3c2b8e1f4a10")  # the uuid5 namespace of entity uids
 
 
@@ -44,6 +45,7 @@ class Entity:
     last_seen: str | None
     mentions: int  # memories that mention it (not those of entities merged into it)
     merged_into: str | None = None  # the entity it was merged into (SAME_AS)
+    importance: float | None = None  # 0..1 within the namespace (the pagerank job); None before
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,6 +165,7 @@ def to_entity(p: Row, kept: str | None = None) -> Entity:
         kind=p.get("kind") or "object", aliases=tuple(p.get("aliases") or ()),
         description=p.get("description"), first_seen=p.get("first_seen"),
         last_seen=p.get("last_seen"), mentions=int(p.get("mentions") or 0), merged_into=kept,
+        importance=p.get("importance"),
     )  # fmt: skip
 
 
@@ -235,16 +238,21 @@ def relate(
     since: str | None = None,
     ended: bool = False,
 ) -> list[Relationship]:
-    """``source`` TYPE ``target``, as a caller says it (``source: "caller"``). An entity not
-    known by that name is created (of ``kind``, default object). ``ended``: the open
-    relationship of that type between them ends at ``since`` (default now). Returns the
-    source's relationships of that type."""
+    """``source`` TYPE ``target``, as a caller says it (``source: "caller"``), each named by
+    its uid or a name; an entity not known by that name is created (of ``kind``, default
+    object). ``ended``: the open relationship of that type between them ends at ``since``
+    (default now). Returns the source's relationships of that type."""
     validate.namespace(namespace)
     type_ = type_name(type_)
     kind = kind_name(kind) or "object"
     since = validate.timestamp(since, "since") or now_iso()
     names = [name(source, "from"), name(target, "to")]
-    uids = _ensure(store, namespace, names, kind)
+    by_uid = [_existing_uid(store, namespace, n) for n in names]
+    named = [(n, f) for n, f, u in zip(names, ("from", "to"), by_uid, strict=True) if u is None]
+    made = iter(
+        _ensure(store, namespace, [n for n, _ in named], kind, fields=[f for _, f in named])
+    )
+    uids = [u if u is not None else next(made) for u in by_uid]
     row = {
         "from_uid": uids[0], "to_uid": uids[1], "type": type_, "since": since,
         "source": "caller", "ended": ended, "single": type_ in text.SINGLE_VALUED,
@@ -254,12 +262,52 @@ def relate(
     return relationships(store, namespace, uids[0], types=[type_])
 
 
-def _ensure(store: Store, namespace: str, names: list[str], kind: str) -> list[str]:
+def define(
+    store: Store,
+    namespace: str,
+    entity: str,
+    *,
+    kind: str | None = None,
+    description: str | None = None,
+) -> Entity:
+    """The entity ``entity`` names, created when not known (of ``kind``, default object), with
+    the caller's ``kind`` and ``description`` when given: an integrator declaring the people and
+    things it knows, before any memory mentions them."""
+    validate.namespace(namespace)
+    kind = kind_name(kind)
+    description = validate.optional_text(description, "description", MAX_DESCRIPTION_CHARS)
+    if description is not None:
+        description = validate.secret_free(description, "description")
+    uid = _ensure(store, namespace, [name(entity, "name")], kind or "object", fields=("name",))[0]
+    store.write_tx(lambda tx: tx.run("entity/describe", namespace=namespace, uid=uid, kind=kind,
+                                     description=description))  # fmt: skip
+    return get(store, namespace, uid)[0]
+
+
+def _existing_uid(store: Store, namespace: str, ident: str) -> str | None:
+    """``ident`` when it is the uid of an entity of the namespace (the one it was merged into,
+    if it was), else None: a name."""
+    try:
+        uid = str(uuid.UUID(ident))
+    except ValueError:
+        return None
+    rows = store.read("entity/get", namespace=namespace, uid=uid)
+    return str(rows[0]["kept"] or uid) if rows else None
+
+
+def _ensure(
+    store: Store,
+    namespace: str,
+    names: list[str],
+    kind: str,
+    *,
+    fields: Sequence[str] = ("from", "to"),
+) -> list[str]:
     """The uids of the entities ``names`` name, creating those not known yet."""
     canon = [text.canonical(n) for n in names]
-    for i, c in enumerate(canon):
+    for field, c in zip(fields, canon, strict=True):
         if not c:
-            raise InvalidInput("from" if i == 0 else "to", "must hold a letter or digit")
+            raise InvalidInput(field, "must hold a letter or digit")
     known = resolve(store, namespace, canon)
     missing = [
         {"uid": uid_for(namespace, c), "name": n, "canonical": c, "kind": kind}
@@ -314,9 +362,13 @@ def forget_memories(tx: Tx, namespace: str, ids: Sequence[str]) -> list[str]:
     return [str(u) for u in rows[0]["uids"]] if rows else []
 
 
-def prune(tx: Tx, namespace: str, uids: Sequence[str]) -> int:
-    """Entities no memory mentions any longer, deleted; the others' counts read again."""
+def prune(tx: Tx, namespace: str, uids: Sequence[str], *, keep_stated: bool = True) -> int:
+    """Entities no memory mentions any longer, deleted; the others' counts read again.
+    ``keep_stated``: not those a caller named (erasure passes False: what it erased may be
+    all that was known of them, and erased means erased)."""
     if not uids:
         return 0
-    rows = tx.run("entity/prune", namespace=namespace, uids=sorted(set(uids)))
+    rows = tx.run(
+        "entity/prune", namespace=namespace, uids=sorted(set(uids)), keep_stated=keep_stated
+    )
     return int(rows[0]["deleted"]) if rows else 0

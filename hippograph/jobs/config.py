@@ -16,18 +16,8 @@ from hippograph.graph.upkeep.clustering import ClusterConfig
 from hippograph.graph.upkeep.core import CoreConfig
 from hippograph.graph.upkeep.decay import DecayConfig, EdgeLifecycleConfig
 from hippograph.graph.upkeep.pagerank import PageRankConfig
+from hippograph.jobs.names import JOB_NAMES as JOB_NAMES
 from hippograph.settings import ALIASES, JobSettings, Settings
-
-JOB_NAMES = (
-    "pagerank",
-    "edges",
-    "decay",
-    "cluster",
-    "consolidate",
-    "core",
-    "profile",
-    "vocabulary",
-)
 
 
 @dataclass(frozen=True, kw_only=True)

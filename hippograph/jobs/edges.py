@@ -1,4 +1,5 @@
-"""Job ``edges``: linear decay of RELATES_TO confidence after the grace period.
+"""Job ``edges``: linear decay of RELATES_TO confidence after the grace period; then entity
+relationships read from a memory that stopped holding end (``entity_upkeep.end_stale``).
 
 An edge's decay is anchored at its last reinforcement (or creation). Each run works out how
 many whole windows have passed since the grace period ended and subtracts only the windows not
@@ -22,6 +23,7 @@ from typing import Any
 
 from hippograph.graph.model import parse_iso, to_iso
 from hippograph.graph.store.store import Tx
+from hippograph.graph.upkeep import entity_upkeep
 from hippograph.graph.upkeep.decay import decayed_edge_confidence
 from hippograph.jobs.runner import JobContext, batches
 
@@ -56,6 +58,8 @@ def run(ctx: JobContext) -> None:
         ctx.counts["decayed"] += ctx.store.write_tx(work)
         done += len(batch)
         ctx.checkpoint(batch[-1][0], done, total)
+    ended = entity_upkeep.end_stale(ctx.store, ctx.namespace, ctx.as_of_iso)
+    ctx.counts.update({f"relationships_{k}": v for k, v in ended.items()})
 
 
 def _by_source(changes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

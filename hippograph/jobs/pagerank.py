@@ -1,4 +1,5 @@
-"""Job ``pagerank``: memory ``importance`` from weighted PageRank over RELATES_TO.
+"""Job ``pagerank``: memory ``importance`` from weighted PageRank over RELATES_TO, then entity
+``importance`` over the entity graph (``graph.upkeep.entity_upkeep``).
 
 The graph: active memories; RELATES_TO edges between them whose confidence reaches
 ``settings.recall.min_edge_confidence`` (edges recall ignores confer no importance), weighted
@@ -28,6 +29,7 @@ from typing import Any
 
 from hippograph.graph.store import queries
 from hippograph.graph.store.store import Store, Tx
+from hippograph.graph.upkeep import entity_upkeep
 from hippograph.graph.upkeep.pagerank import normalized, pagerank
 from hippograph.jobs.runner import JobContext, batches
 
@@ -64,6 +66,8 @@ def run(ctx: JobContext) -> None:
         ctx.counts["updated"] += ctx.store.write_tx(work)
         done += len(batch)
         ctx.checkpoint(str(batch[-1]["id"]), done, total)
+    ranked = entity_upkeep.rank(ctx.store, ctx.namespace, ctx.config.pagerank, ctx.as_of_iso)
+    ctx.counts.update({f"entity_{k}": v for k, v in ranked.items()})
 
 
 def _same(old: Any, new: float) -> bool:

@@ -380,6 +380,7 @@ def test_files_made_before_are_restricted_at_start(runtime: Runtime, tmp_path: P
         data_dir,
         database="old",
         heap=settings.graph.engine_heap,
+        heap_start=settings.graph.engine_heap_start,
         jvm_args=settings.graph.engine_jvm_args,
     )
     engine.start()

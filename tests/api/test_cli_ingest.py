@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.api import cli_ingest
+from hippograph.api import cli, cli_ingest
 from hippograph.graph.errors import TurnConflict
 from hippograph.settings import Settings
 
@@ -56,3 +56,18 @@ def test_ingest_refuses_a_file_with_conflicting_turns_before_writing(tmp_path: P
     # Refused before the engine opened: nothing was written anywhere.
     data = tmp_path / "data"
     assert not data.exists() or not any(data.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("argv", "field"),
+    [(["ingest", "FILE", "-n", "cli"], "source"), (["import", "-i", "FILE"], "in")],
+)
+def test_a_file_that_cannot_be_read_is_bad_input_naming_it(
+    argv: list[str], field: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing, data = tmp_path / "nope.jsonl", tmp_path / "data"
+    argv = [str(missing) if a == "FILE" else a for a in argv]
+    assert cli.main([*argv, "--data-dir", str(data)]) == 2
+    assert f"error [BAD_INPUT]: {field}: cannot read {missing}" in capsys.readouterr().err
+    # Refused before the engine opened: the data directory holds at most the audit trail's line.
+    assert not data.exists() or {p.name for p in data.iterdir()} <= {"audit.jsonl"}

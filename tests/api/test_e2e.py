@@ -3,6 +3,7 @@ embedded engine over Bolt, as a user would run them."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from mcp.client.streamable_http import streamable_http_client
 from bench.server import ends_with_parent
 from hippograph.api.mcp import NAMESPACE_HEADER
 from hippograph.client import Client as HippographClient
+from tests.api.test_cli_imports import HEAVY
 
 EXE = str(Path(sys.executable).parent / "hippograph")
 pytestmark = pytest.mark.slow
@@ -141,6 +143,41 @@ def test_cli_attaches_to_the_running_engine(
         timeout=60,
     ).json()
     assert seen["data"]["search"][0]["memory"]["content"] == "Yusuf plays the oud"
+
+
+def test_cli_sends_to_the_running_server_without_heavy_imports(
+    server: tuple[str, Path, subprocess.Popen[str]],
+) -> None:
+    """remember and recall go to the server over HTTP (``api/cli_remote.py``): the command
+    imports neither the engine nor the model, and the server's trail records the write."""
+    _, data_dir, _ = server
+    env = _env(data_dir, 0)
+    argv = [sys.executable, "-X", "importtime", "-m", "hippograph.api.cli"]
+    wrote = subprocess.run(
+        [*argv, "remember", "Ines restores harpsichords", "-n", "e2e-cli"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert wrote.returncode == 0, wrote.stderr[-2000:]
+    assert wrote.stdout.startswith("remembered ") and "Ines restores harpsichords" in wrote.stdout
+    found = subprocess.run(
+        [*argv, "recall", "who restores old keyboard instruments?", "-n", "e2e-cli", "-k", "1"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert found.returncode == 0, found.stderr[-2000:]
+    assert "Ines restores harpsichords" in found.stdout
+    for done in (wrote, found):
+        modules = {
+            line.rsplit("|", 1)[1].strip().split(".")[0]
+            for line in done.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line
+        }
+        assert "httpx" in modules
+        assert modules & HEAVY == set()
+    # The server audited the write as an HTTP caller's (an attached command's says "local").
+    trail = [json.loads(line) for line in (data_dir / "audit.jsonl").read_text().splitlines()]
+    assert [(e["key_id"], e["operation"]) for e in trail if e["namespace"] == "e2e-cli"] == [
+        ("open", "rememberBatch")
+    ]
 
 
 def test_second_server_on_the_same_data_dir_is_refused(

@@ -1,6 +1,6 @@
 """An erased phrase is gone from every file of the data directory and from the export, once
 the engine's word indexes are rebuilt (the erasure does it) and its transaction log is closed
-(the command's engine stops): the README's Security section. Commands run as a user runs them,
+(the command's engine stops): docs/operations.md, Erasure on disk. Commands run as a user runs them,
 each on the embedded engine of a fresh data directory."""
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ TOOL_NAMES = {
     "remember", "recall", "search", "list", "forget", "link", "tag", "untag", "supersede",
     "history", "ingest", "feedback", "context", "observe", "pending", "used", "core",
     "profile", "sessions", "conversation", "erase_turn", "clear_session", "erase",
-    "entity", "entities", "relate", "merge_entities", "split_entity",
+    "entity", "entities", "define_entity", "relate", "merge_entities", "split_entity",
     "start_run", "add_step", "add_tool_call", "update_tool_call", "finish_run", "get_run",
     "similar_runs", "tool_stats",
 }  # fmt: skip

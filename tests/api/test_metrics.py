@@ -4,14 +4,19 @@ times them, counts error codes and recall stages; and the landing page at /."""
 from __future__ import annotations
 
 import re
+from html import escape
+from pathlib import Path
 
 from starlette.testclient import TestClient
 
 from hippograph.api.app import create_app
+from hippograph.api.landing import title
 from hippograph.api.metrics import CONTENT_TYPE, Metrics
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.upkeep.jobruns import JobRun
 from tests.api.conftest import post
+
+ROOT = Path(__file__).resolve().parents[2]
 
 REMEMBER = """mutation($ns: String!, $m: MemoryInput!) {
   remember(namespace: $ns, memory: $m) { created } }"""
@@ -101,8 +106,14 @@ def test_the_landing_page_links_what_the_server_offers(client: TestClient) -> No
         assert href in html
     assert "<script" not in html and "http://" not in html and "https://" not in html
     assert "default-src 'none'" in response.headers["content-security-policy"]
-    docs = re.findall(r'href="(/docs/[^"]+)"', html)
-    assert "/docs/README.md" in docs
+    docs = re.findall(r'href="(/docs/[^"]+)">([^<]+)</a>', html)
+    assert docs[0] == ("/docs/README.md", "Hippograph")
+    # every page of docs/ is linked under its title, and served as it is in the checkout
+    for page in sorted(ROOT.glob("docs/**/*.md")):
+        name = page.relative_to(ROOT).as_posix()
+        assert (f"/docs/{name}", escape(title(page))) in docs
+        assert client.get(f"/docs/{name}").text == page.read_text(encoding="utf-8")
+    assert ("/docs/docs/quickstart.md", "Quick start") in docs
     readme = client.get("/docs/README.md")
     assert readme.status_code == 200 and readme.text.startswith("# ")
     assert readme.headers["content-type"].startswith("text/markdown")

@@ -171,7 +171,7 @@ def test_a_command_attached_to_a_server_that_died_fails_with_a_clear_error(
 def test_a_worker_attached_to_a_server_that_died_ends_and_leaves_the_data_directory(
     data_dir: Path,
 ) -> None:
-    # A deployment with a worker of its own serves with --no-jobs (README, Maintenance).
+    # A deployment with a worker of its own serves with --no-jobs (docs/operations.md).
     server, _ = _serve(data_dir, "--no-jobs")
     worker = subprocess.Popen(
         [EXE, "worker"],

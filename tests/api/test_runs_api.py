@@ -15,7 +15,7 @@ from mcp import Client as McpClient
 from starlette.testclient import TestClient
 
 from hippograph.api.app import create_app
-from hippograph.client import AsyncClient, Client, InvalidInput, NotFound
+from hippograph.client import AsyncClient, Client, InvalidInput, NewMemory, NotFound
 from hippograph.graph.runtime import Runtime
 from tests.api.test_mcp import mcp_url, ok, over_http  # noqa: F401 - the module's fixture
 from tests.live_server import serve_in_thread
@@ -55,6 +55,10 @@ def test_a_run_recorded_through_the_client_comes_back_whole(client: Client) -> N
     assert [[c.tool for c in s.tool_calls] for s in whole.steps] == [["pdftotext"], ["ocrmypdf"]]
     assert whole.steps[0].tool_calls[0].error == "the tables were lost"
     assert set(whole.experience) == {e.memory_id for e in done.experience}
+    for made in done.experience:  # each memory leads back to the run it was distilled from
+        assert [r.id for r in client.memory_runs(made.memory_id)] == [run.id]
+    plain = client.remember(NewMemory(content="The printer on floor 2 takes A3 paper"))[0]
+    assert client.memory_runs(plain.memory.id) == []
     assert [r.id for r in client.runs(session_id="s1")] == [run.id]
     assert client.runs(session_id="s2") == []
     assert client.run(str(uuid.uuid4())) is None

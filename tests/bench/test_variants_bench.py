@@ -1,6 +1,7 @@
 """bench/variants.py end to end on the tiny conversation of test_locomo_bench: the first run
 loads the store, the second asks at once and prints the same figures, every variant answers
-every question in the JSON, and an unknown field is refused by name."""
+every question in the JSON, the whole pool (--pool) holds at least what the top k holds at every
+depth, and an unknown field is refused by name."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_variants_load_once_and_repeat_their_figures(tmp_path: Path) -> None:
     first = _run(*common, *variants, "--json", str(out))
     assert first.returncode == 0, first.stderr[-3000:]
     assert "tiny-1: loaded in" in first.stdout
-    second = _run(*common, *variants)
+    second = _run(*common, *variants, "--pool")
     assert second.returncode == 0, second.stderr[-3000:]
     assert "loaded in" not in second.stdout
 
@@ -41,6 +42,13 @@ def test_variants_load_once_and_repeat_their_figures(tmp_path: Path) -> None:
     rows = table(first.stdout)
     assert len(rows) == 4  # two variants, in the category table and per conversation
     assert rows == table(second.stdout)
+    depths = {
+        line.split()[0]: float(line.split()[1])
+        for line in second.stdout.split("the whole pool of default")[1].splitlines()[2:6]
+    }
+    assert list(depths) == ["10", "30", "100", "all"]
+    assert depths["10"] <= depths["30"] <= depths["100"] <= depths["all"]
+    assert depths["all"] >= float(rows[0].split()[1])  # what is returned was in the pool
     answers = json.loads(out.read_text())
     assert [a["question"] for a in answers] == [
         "When is the Orbit deadline now?",

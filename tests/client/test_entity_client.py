@@ -47,3 +47,17 @@ def test_everything_about_a_person_through_the_client(client: Client) -> None:
     assert bad.value.field == "type"
     with pytest.raises(NotFound):
         client.entity("Nobody")
+
+
+def test_an_integrator_defines_entities_and_relates_them_by_id(client: Client) -> None:
+    ana = client.define_entity("Ana Silva", kind="person", description="The user's sister")
+    porto = client.define_entity("Porto", kind="location")
+    assert (ana.kind, ana.description, porto.kind) == ("person", "The user's sister", "location")
+    held = client.relate(ana.uid, "LIVES_IN", porto.uid)
+    assert [(r.type, r.other_uid, r.other_name) for r in held] == [("LIVES_IN", porto.uid, "Porto")]
+    view = client.entity(entity_id=ana.uid)
+    assert view.entity.description == "The user's sister"
+    assert [r.other_name for r in view.relationships] == ["Porto"]
+    with pytest.raises(InvalidInput) as bad:
+        client.define_entity("Ana Silva", kind="Not a kind!")
+    assert bad.value.field == "kind"

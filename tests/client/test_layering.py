@@ -27,5 +27,6 @@ def test_importing_the_client_loads_only_model_and_errors_of_graph() -> None:
         "hippograph.client.records", "hippograph.client.transcripts",
         "hippograph.client.documents_more", "hippograph.client.operations_more",
         "hippograph.client.views", "hippograph.client.runs", "hippograph.client.documents_runs",
+        "hippograph.client.entity_views",
         "hippograph.graph.runs", "hippograph.graph.runs.model",
     }  # fmt: skip

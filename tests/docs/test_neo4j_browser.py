@@ -40,7 +40,7 @@ def test_the_page_shows_each_file_as_it_is() -> None:
 
 def test_the_queries_have_no_backend_override() -> None:
     """The page shows one text: both backends run that file."""
-    assert len(NAMES) == 10
+    assert len(NAMES) == 11
     for name in NAMES:
         for backend in queries.BACKENDS:
             assert queries.load(f"browser/{name}", backend).path == BROWSER / f"{name}.cypher"
@@ -272,3 +272,25 @@ def test_run_timeline_reads_a_run_step_by_step(any_runtime: Runtime, namespace: 
     assert any(x.startswith("procedure: ") and "ocrmypdf" in x for x in learned)
     assert any(x.startswith("negative: ") and "pdftotext" in x for x in learned)
     assert run(rt, "run_timeline", namespace="other", run_id=started.id) == []
+
+
+def test_recent_runs_lists_runs_newest_first_with_failed_calls(
+    any_runtime: Runtime, namespace: str
+) -> None:
+    rt, ns = any_runtime, namespace
+    first = record.start(rt.store, rt.embedder, ns, "Convert the report PDF to DOCX")
+    record.add_step(rt.store, ns, first.id, action="extract")
+    record.add_tool_call(rt.store, ns, first.id, "pdftotext", status="failure", error="no tables")
+    record.add_tool_call(rt.store, ns, first.id, "ocrmypdf", status="success")
+    taught = {
+        e.memory_id for e in finish(rt.store, rt.embedder, ns, first.id, success=True).experience
+    }
+    second = record.start(rt.store, rt.embedder, ns, "Deploy the docs site")
+    rows = run(rt, "recent_runs", namespace=ns, limit=10)
+    assert columns(rows, "run_id", "status", "success", "steps", "calls", "failed") == [
+        (second.id, "running", None, 0, 0, 0),
+        (first.id, "finished", True, 1, 2, 1),
+    ]
+    assert taught and columns(rows, "learned") == [(0,), (len(taught),)]
+    assert columns(run(rt, "recent_runs", namespace=ns, limit=1), "run_id") == [(second.id,)]
+    assert run(rt, "recent_runs", namespace="other", limit=10) == []

@@ -115,3 +115,50 @@ def test_forget_and_erasure_take_entities_left_without_mentions(
     report = erasure.erase(runtime.store, namespace, memory_ids=[second])
     assert report.entities == 2
     assert entities.search(runtime.store, namespace) == []
+
+
+def test_a_caller_defines_an_entity_and_relates_entities_by_uid(
+    runtime: Runtime, namespace: str
+) -> None:
+    acme = entities.define(
+        runtime.store, namespace, "Acme Corp", kind="organisation", description="A tech company"
+    )
+    assert (acme.name, acme.kind, acme.description) == (
+        "Acme Corp",
+        "organisation",
+        "A tech company",
+    )
+    assert acme.first_seen is not None and acme.mentions == 0
+    # Defined again: the same node; a kind or description given replaces the old one.
+    again = entities.define(runtime.store, namespace, "acme corp", description="Makes anvils")
+    assert (again.uid, again.kind, again.description) == (acme.uid, "organisation", "Makes anvils")
+    alice = entities.define(runtime.store, namespace, "Alice", kind="person")
+    # By uid, both ends are the entities named, not new ones called by the uid.
+    held = entities.relate(runtime.store, namespace, alice.uid, "WORKS_AT", acme.uid)
+    assert [(r.other_uid, r.other_name) for r in held] == [(acme.uid, "Acme Corp")]
+    assert {e.name for e in entities.search(runtime.store, namespace)} == {"Alice", "Acme Corp"}
+    for bad, field in (
+        ({"kind": "not a kind!"}, "kind"),
+        ({"description": "x" * 2001}, "description"),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            entities.define(runtime.store, namespace, "Bob", **bad)
+        assert refused.value.field == field
+    with pytest.raises(InvalidInput) as empty:
+        entities.define(runtime.store, namespace, "!!!")
+    assert empty.value.field == "name"
+    assert [e.name for e in entities.search(runtime.store, namespace, query="bob")] == []
+
+
+def test_a_stated_entity_outlives_its_last_mention_but_not_an_erasure(
+    runtime: Runtime, namespace: str
+) -> None:
+    entities.define(runtime.store, namespace, "Priya", kind="person", description="A colleague")
+    [said] = remember(runtime, namespace, "Priya plays chess on Sundays.")
+    memories.forget(runtime.store, namespace, said, hard=True)
+    kept = {e.name: e.mentions for e in entities.search(runtime.store, namespace)}
+    assert kept == {"Priya": 0}
+    [again] = remember(runtime, namespace, "Priya moved to the data team.")
+    report = erasure.erase(runtime.store, namespace, memory_ids=[again])
+    assert report.entities == 1
+    assert entities.search(runtime.store, namespace) == []

@@ -1,5 +1,5 @@
-"""The README's framework examples, run as written against the real app (its URL and a test
-namespace put in place of the README's), each under 20 lines."""
+"""The framework examples of docs/agent-frameworks.md, run as written against the real app (its
+URL and a test namespace put in place of the page's), each under 20 lines."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import pytest
 
 from hippograph.client import Client
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = README.read_text(encoding="utf-8").split("## Agent frameworks\n", 1)[1].split("\n## ")[0]
-EXAMPLES = re.findall(r"```python\n(.*?)```", SECTION, re.S)
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "agent-frameworks.md"
+EXAMPLES = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
 # Where each example's conversation lands in the ledger.
 SESSIONS = ["t1", "chat-1", "chat-2"]
 
@@ -29,7 +28,7 @@ def test_the_example_runs_and_its_turns_reach_the_ledger(
     code = EXAMPLES[index]
     assert '"http://127.0.0.1:8000/graphql", namespace="demo"' in code
     code = code.replace("http://127.0.0.1:8000/graphql", graphql_url)
-    exec(compile(code.replace('"demo"', repr(namespace)), "README.md", "exec"), {})
+    exec(compile(code.replace('"demo"', repr(namespace)), "agent-frameworks.md", "exec"), {})
     with Client(graphql_url, namespace=namespace) as memory:
         turns = memory.conversation(SESSIONS[index]).turns
     assert [(t.role, t.text) for t in turns][:1] == [("user", "I keep bees.")]

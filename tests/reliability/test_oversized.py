@@ -22,8 +22,8 @@ from tests.live_server import serve_in_thread
 pytestmark = [pytest.mark.slow, pytest.mark.reliability]
 BIG = "z" * 1_000_000  # 1 MB, one unbroken word
 MANY = [f"t{i}" for i in range(10_000)]
-MAX_BATCH = 1000  # MAX_BATCH in the README
-MAX_CONTENT = 32 * 1024  # MAX_CONTENT_BYTES in the README
+MAX_BATCH = 1000  # HIPPOGRAPH_MAX_BATCH in docs/configuration.md
+MAX_CONTENT = 32 * 1024  # HIPPOGRAPH_MAX_CONTENT_BYTES in docs/configuration.md
 # The largest batch has MAX_BATCH items; each of MAX_CONTENT only with this set (minutes of
 # embedding on 2 cores), else of 300 characters.
 FULL = os.environ.get("HIPPOGRAPH_RELIABILITY_FULL") == "1"

@@ -1,6 +1,7 @@
 // The graph explorer: recall a context in a namespace, draw the neighbourhood of what came back
 // (memories, tags, clusters, episodes and their edges), and show one memory's record, history
-// and provenance. Everything is read through this server's GraphQL endpoint (POST /graphql).
+// and provenance; or show an agent's run as a timeline (its steps, their tool calls, what it
+// taught). Everything is read through this server's GraphQL endpoint (POST /graphql).
 // The page's state is kept in `window.explorer` (and the graph's counts in data attributes of
 // #graph) so that a person's console, or a test, can read what is shown.
 "use strict";
@@ -91,6 +92,39 @@ query Entity($ns: String!, $id: ID!) {
 }
 ${MEMORY_FIELDS}`;
 
+// Agent runs: the namespace's recent runs, one run whole (its steps in order, each with its
+// tool calls, and the ids of the memories distilled from it), the runs of a similar task, and
+// the runs a memory was distilled from (the way back from an experience to its run).
+const RUN_FIELDS = `
+fragment R on Run {
+  id sessionId agent task started ended outcome success status stepCount callCount
+}`;
+
+const RUNS = `
+query Runs($ns: String!) { runs(namespace: $ns, first: 20) { ...R } }
+${RUN_FIELDS}`;
+
+const RUN = `
+query RunView($ns: String!, $id: ID!) {
+  run(namespace: $ns, id: $id) {
+    ...R
+    experience
+    steps {
+      n thought action observation at
+      toolCalls { id seq tool arguments result status durationMs error at updated }
+    }
+  }
+}
+${RUN_FIELDS}`;
+
+const FAILED_CALLS = new Set(["FAILURE", "ERROR", "TIMEOUT"]);
+const CALL_MARKS = {
+  SUCCESS: "✓", FAILURE: "✗", ERROR: "⚠", TIMEOUT: "⏱", PENDING: "…", RUNNING: "▶", CANCELLED: "⊘",
+};
+// What a memory distilled from a run is to that run: the path that worked (a procedure) or a
+// route that failed (a negative memory).
+const RUN_LESSONS = { PROCEDURE: "experience", NEGATIVE: "warning" };
+
 const DETAIL = `
 query Detail($ns: String!, $id: ID!) {
   memory(namespace: $ns, id: $id) { ...M source { sessionId snippet } }
@@ -105,8 +139,10 @@ query Detail($ns: String!, $id: ID!) {
     via
     episode { uid sessionId turnIndex speaker text timestamp }
   }
+  memoryRuns(namespace: $ns, memoryId: $id) { ...R }
 }
-${MEMORY_FIELDS}`;
+${MEMORY_FIELDS}
+${RUN_FIELDS}`;
 
 const explorer = {
   status: "idle", // idle | loading | ready | error
@@ -119,6 +155,9 @@ const explorer = {
   selected: null, // { key, record, history, provenance } once loaded
   entities: [], // the namespace's entities, most mentioned first
   entityViews: new Map(), // uid -> the entity view read for it
+  runs: [], // the namespace's recent runs, newest first
+  run: null, // the run shown: { run, lessons, similar } once read
+  runStatus: "idle", // idle | loading | ready | error (the run view)
   counts: { nodes: 0, edges: 0, visibleNodes: 0, visibleEdges: 0, byKind: {} },
   requests: 0,
   cy: null,
@@ -434,6 +473,7 @@ async function run(event) {
     renderResults();
     renderClusters(data.clusters);
     await loadEntities();
+    await loadRuns();
     await loadNeighbourhoods(explorer.results.map((item) => item.memory.id));
     drawGraph();
     keepSelection(previous);
@@ -449,7 +489,9 @@ async function run(event) {
 
 // A new recall keeps the selected node's details while the node is still drawn.
 function keepSelection(previous) {
-  if (previous && explorer.nodes.has(previous.key)) {
+  if (previous && previous.key.startsWith("run:") && explorer.run) {
+    explorer.selected = previous; // a run stays open across recalls
+  } else if (previous && explorer.nodes.has(previous.key)) {
     explorer.selected = previous;
     explorer.cy.getElementById(previous.key).select();
     for (const li of document.querySelectorAll("#results li")) {
@@ -549,6 +591,7 @@ function episodeText(e) {
 
 async function select(key) {
   const node = explorer.nodes.get(key);
+  closeRunView();
   const details = $("#details");
   for (const li of document.querySelectorAll("#results li")) {
     li.classList.toggle("selected", `memory:${li.dataset.id}` === key);
@@ -570,10 +613,20 @@ async function select(key) {
       node && node.kind === "EPISODE" ? el("p", {}, episodeText(node.episode)) : null);
     return;
   }
+  await showMemory(node.id);
+}
+
+// One memory's record, history, provenance and the runs it was distilled from, in the details.
+async function showMemory(id) {
+  const details = $("#details");
+  closeRunView();
   details.replaceChildren(el("p", { class: "muted" }, "Loading..."));
   try {
-    const data = await graphql(DETAIL, { ns: explorer.namespace, id: node.id });
-    explorer.selected = { key, record: data.memory, history: data.history, provenance: data.provenance };
+    const data = await graphql(DETAIL, { ns: explorer.namespace, id });
+    explorer.selected = {
+      key: `memory:${id}`, record: data.memory, history: data.history,
+      provenance: data.provenance, runs: data.memoryRuns,
+    };
     renderDetails(data);
   } catch (error) {
     details.replaceChildren(el("p", { class: "muted" }, error.message));
@@ -581,7 +634,7 @@ async function select(key) {
   }
 }
 
-function renderDetails({ memory, history, provenance }) {
+function renderDetails({ memory, history, provenance, memoryRuns }) {
   const details = $("#details");
   const expand = el("button", { type: "button", id: "expand" }, "Expand its neighbourhood");
   expand.addEventListener("click", async () => {
@@ -621,6 +674,8 @@ function renderDetails({ memory, history, provenance }) {
     el("div", { id: "provenance" },
       list(provenance, (p) => episodeText(p.episode) + (p.via.length > 1 ? ` (through ${p.via.length - 1} derived memories)` : ""),
         "no episode: it was remembered directly")),
+    memoryRuns.length ? el("h3", {}, "Learned from runs") : null,
+    memoryRuns.length ? el("ul", { id: "memory-runs" }, memoryRuns.map((r) => runItem(r))) : null,
   );
 }
 
@@ -652,6 +707,7 @@ function entityNode(uid, name, kind) {
 // Draws the entity with the entities it relates to and the memories that mention it.
 async function showEntity(uid, draw) {
   const details = $("#details");
+  closeRunView();
   try {
     let view = explorer.entityViews.get(uid);
     if (!view) {
@@ -706,11 +762,155 @@ function renderEntity(view) {
   );
 }
 
+// ---- agent runs -------------------------------------------------------------------------------
+
+function runMark(r) {
+  if (r.status === "RUNNING") return el("span", { class: "run-mark running" }, "▶ running");
+  if (r.status === "ABANDONED") return el("span", { class: "run-mark failed" }, "⏱ abandoned");
+  return r.success
+    ? el("span", { class: "run-mark succeeded" }, "✓ succeeded")
+    : el("span", { class: "run-mark failed" }, "✗ failed");
+}
+
+// A run in a list (recent runs, similar runs, the runs a memory came from): a click shows it.
+function runItem(r, extra) {
+  const li = el("li", { "data-id": r.id, class: "run-link" }, runMark(r), " ",
+    el("span", { class: "task" }, r.task), " ",
+    el("span", { class: "muted" }, `${r.started.slice(0, 16).replace("T", " ")}, ${r.stepCount} steps`),
+    extra || null);
+  li.addEventListener("click", () => showRun(r.id));
+  return li;
+}
+
+async function loadRuns() {
+  const ul = $("#runs");
+  try {
+    explorer.runs = (await graphql(RUNS, { ns: explorer.namespace })).runs;
+  } catch (error) {
+    explorer.runs = [];
+    say(error.message, true);
+  }
+  ul.replaceChildren(...explorer.runs.map((r) => runItem(r)));
+  if (!explorer.runs.length) ul.append(el("li", { class: "muted" }, "none recorded"));
+}
+
+// A tool call's arguments or result: on one line when short, indented when not.
+function json(value) {
+  const line = JSON.stringify(value);
+  return line.length <= 100 ? line : JSON.stringify(value, null, 1);
+}
+
+function callItem(c) {
+  const status = c.status.toLowerCase();
+  const failed = FAILED_CALLS.has(c.status);
+  return el("li", { class: `call ${status}${failed ? " failed" : ""}`, "data-status": status, "data-tool": c.tool },
+    el("div", { class: "call-head" },
+      el("span", { class: `call-status ${status}` }, `${CALL_MARKS[c.status] || ""} ${status}`),
+      " ", el("b", { class: "tool" }, c.tool),
+      c.durationMs !== null ? el("span", { class: "duration" }, ` ${c.durationMs} ms`) : null,
+      el("span", { class: "muted" }, ` #${c.seq}`)),
+    c.error ? el("div", { class: "call-error" }, `error: ${c.error}`) : null,
+    el("div", { class: "call-io" }, "arguments ", el("pre", { class: "arguments" }, json(c.arguments))),
+    c.result !== null ? el("div", { class: "call-io" }, "result ", el("pre", { class: "result" }, json(c.result))) : null);
+}
+
+function stepItem(s) {
+  const failed = s.toolCalls.some((c) => FAILED_CALLS.has(c.status));
+  const said = (label, text) => (text ? el("div", { class: label }, el("span", { class: "muted" }, `${label}: `), text) : null);
+  return el("li", { class: `step${failed ? " has-failure" : ""}`, "data-n": s.n },
+    el("div", { class: "step-head" }, el("b", {}, `Step ${s.n}`), el("span", { class: "muted" }, ` ${s.at}`)),
+    said("thought", s.thought), said("action", s.action), said("observation", s.observation),
+    s.toolCalls.length ? el("ol", { class: "calls" }, s.toolCalls.map(callItem)) : null);
+}
+
+function lessonItem(m) {
+  const kind = RUN_LESSONS[m.memoryType] || m.memoryType.toLowerCase();
+  const li = el("li", { "data-id": m.id, class: `lesson ${kind}` },
+    el("span", { class: "badge", style: { background: TYPE_COLOURS[m.memoryType] } }, kind), " ",
+    el("span", { class: "content" }, m.content),
+    m.status !== "ACTIVE" ? el("i", {}, ` [${m.status.toLowerCase()}]`) : "");
+  li.addEventListener("click", () => showMemory(m.id));
+  return li;
+}
+
+// The memories a run taught and the runs of similar tasks, in one request (aliased fields).
+async function runLessons(r) {
+  const declared = r.experience.map((_, i) => `, $m${i}: ID!`).join("");
+  const fields = r.experience.map((_, i) => `m${i}: memory(namespace: $ns, id: $m${i}) { ...M }`).join("\n  ");
+  const query = `query RunLessons($ns: String!, $task: String!${declared}) {\n  ${fields}\n  ` +
+    `similarRuns(namespace: $ns, task: $task, k: 6) { score run { ...R } }\n}\n` +
+    `${r.experience.length ? MEMORY_FIELDS : ""}\n${RUN_FIELDS}`; // an unused fragment is an error
+  const variables = { ns: explorer.namespace, task: r.task };
+  r.experience.forEach((id, i) => (variables[`m${i}`] = id));
+  const data = await graphql(query, variables);
+  return {
+    lessons: r.experience.map((_, i) => data[`m${i}`]).filter(Boolean),
+    similar: data.similarRuns.filter((s) => s.run.id !== r.id),
+  };
+}
+
+function closeRunView() {
+  explorer.run = null;
+  $("main").classList.remove("run-open");
+}
+
+async function showRun(id) {
+  const details = $("#details");
+  explorer.runStatus = "loading";
+  $("main").classList.add("run-open");
+  details.replaceChildren(el("p", { class: "muted" }, "Loading the run..."));
+  for (const li of document.querySelectorAll("#runs li")) li.classList.toggle("selected", li.dataset.id === id);
+  try {
+    const r = (await graphql(RUN, { ns: explorer.namespace, id })).run;
+    if (!r) throw new Error(`no run ${id} in namespace ${explorer.namespace}`);
+    const { lessons, similar } = await runLessons(r);
+    explorer.run = { run: r, lessons, similar };
+    explorer.selected = { key: `run:${id}`, record: r, history: null, provenance: null };
+    const url = new URL(window.location.href);
+    url.searchParams.set("namespace", explorer.namespace);
+    url.searchParams.set("run", id);
+    window.history.replaceState(null, "", url);
+    renderRun(explorer.run);
+    explorer.runStatus = "ready";
+  } catch (error) {
+    explorer.runStatus = "error";
+    details.replaceChildren(el("p", { class: "muted" }, error.message));
+    say(error.message, true);
+  }
+}
+
+function renderRun({ run: r, lessons, similar }) {
+  const failedCalls = r.steps.flatMap((s) => s.toolCalls).filter((c) => FAILED_CALLS.has(c.status)).length;
+  $("#details").replaceChildren(
+    el("h2", { id: "run-title" }, runMark(r), " ", r.task),
+    el("div", { id: "run-head" }, rows([
+      ["task", r.task], ["agent", r.agent], ["session", r.sessionId], ["status", r.status.toLowerCase()],
+      ["outcome", r.outcome], ["started", r.started], ["ended", r.ended],
+      ["steps", r.stepCount], ["tool calls", `${r.callCount} (${failedCalls} failed)`], ["id", r.id],
+    ])),
+    el("h3", {}, "Timeline"),
+    r.steps.length ? el("ol", { id: "run-timeline", class: "timeline" }, r.steps.map(stepItem))
+      : el("p", { id: "run-timeline", class: "muted" }, "no step recorded yet"),
+    el("h3", {}, "What it taught"),
+    el("div", { id: "run-lessons" },
+      lessons.length ? el("ul", {}, lessons.map(lessonItem))
+        : el("p", { class: "muted" }, r.ended ? "nothing distilled" : "distilled when the run finishes")),
+    el("h3", {}, "Runs of similar tasks"),
+    el("div", { id: "similar-runs" },
+      similar.length ? el("ul", {}, similar.map((s) => runItem(s.run, el("span", { class: "score" }, ` ${fmt(s.score, 2)}`))))
+        : el("p", { class: "muted" }, "none")),
+  );
+}
+
 // ---- wiring ---------------------------------------------------------------------------------
 
 function start() {
   drawLegend();
   $("#ask").addEventListener("submit", run);
+  $("#load-runs").addEventListener("click", () => {
+    explorer.namespace = $("#namespace").value.trim();
+    if (explorer.namespace) loadRuns();
+  });
   for (const box of document.querySelectorAll("input[data-filter]")) {
     box.addEventListener("change", () => {
       // Superseded and archived memories are read only on request: asking for them re-reads.
@@ -723,6 +923,11 @@ function start() {
   if (params.get("context")) {
     $("#context").value = params.get("context");
     run();
+  }
+  if (params.get("namespace") && params.get("run")) {
+    explorer.namespace = params.get("namespace");
+    loadRuns();
+    showRun(params.get("run"));
   }
 }
 

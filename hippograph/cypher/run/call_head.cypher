@@ -2,5 +2,5 @@
 MATCH (c:ToolCall {id: $id})
 WITH c
 WHERE c.namespace = $namespace
-MATCH (r:Run)-[:HAS_STEP]->(:Step)-[:HAS_TOOL_CALL]->(c)
+MATCH (r:Run {id: c.run_id})
 RETURN r.id AS run_id, r.ended AS ended, r.status AS status

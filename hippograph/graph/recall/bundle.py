@@ -22,22 +22,21 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hippograph.graph import validate
+from hippograph.graph import tracing, validate
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.tokens import TokenCounter
 from hippograph.graph.recall import retrieval
-from hippograph.graph.recall.recall_config import CascadeConfig
+from hippograph.graph.recall.recall_config import BUNDLE_CANDIDATES, BUNDLE_FORMATS, CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.recall.results import HistoryEntry, Recalled, RecallRequest, RecallResult
 from hippograph.graph.store.store import Store
 from hippograph.graph.upkeep import core
 
-FORMATS = ("markdown", "json")
+FORMATS = BUNDLE_FORMATS
 MAX_BUDGET = 32_768
-# Candidates a bundle is chosen from when the caller does not say: more than a recall's usual 10,
-# so a generous budget has something to fill it with.
-DEFAULT_CANDIDATES = 30
+# Candidates a bundle is chosen from when the caller does not say.
+DEFAULT_CANDIDATES = BUNDLE_CANDIDATES
 # A memory cut to fit keeps at least this many tokens of its text, or it is left out.
 MIN_CUT_TOKENS = 12
 # Versions a superseded memory shows, newest first.
@@ -126,6 +125,22 @@ def build(
     services: retrieval.Services = retrieval.Services(),  # noqa: B008 - frozen
 ) -> ContextBundle:
     """Recall for ``request.context`` and assemble the bundle (see the module docstring)."""
+    with tracing.span("recall.bundle", namespace, budget=request.budget) as span:
+        found = _build(store, embedder, namespace, request, config, services)
+        span.set_attribute("items", len(found.items))
+        span.set_attribute("tokens", found.tokens)
+        span.set_attribute("dropped", found.dropped)
+    return found
+
+
+def _build(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    request: ContextRequest,
+    config: CascadeConfig,
+    services: retrieval.Services,
+) -> ContextBundle:
     valid_budget(request.budget)
     validate.choice(request.format, FORMATS, "format")
     result = retrieval.recall(

@@ -12,6 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+# What ``rejected`` may ask of a verified recall; formats of a context bundle and the candidates
+# it is chosen from (here, not in surface.py and bundle.py: the CLI's parser names them without
+# importing the cascade).
+REJECTED = ("drop", "flag")
+BUNDLE_FORMATS = ("markdown", "json")
+# More than a recall's usual 10, so a generous budget has something to fill it with.
+BUNDLE_CANDIDATES = 30
+
 
 @dataclass(frozen=True, kw_only=True)
 class CueConfig:

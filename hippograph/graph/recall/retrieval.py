@@ -40,7 +40,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from hippograph.graph import validate
+from hippograph.graph import tracing, validate
 from hippograph.graph.errors import InvalidInput
 from hippograph.graph.model import MEMORY_TYPES, STATUSES, scopes
 from hippograph.graph.models.embedder import Embedder
@@ -50,6 +50,7 @@ from hippograph.graph.recall.candidates import Cues, Query
 from hippograph.graph.recall.expand import spread
 from hippograph.graph.recall.gather import gather
 from hippograph.graph.recall.rank import choose, rank, restating
+from hippograph.graph.recall.recall_config import REJECTED as REJECTED
 from hippograph.graph.recall.recall_config import CascadeConfig
 from hippograph.graph.recall.recipes import DEFAULT_CASCADE
 from hippograph.graph.recall.results import Explanation as Explanation
@@ -59,7 +60,6 @@ from hippograph.graph.recall.results import RecallRequest as RecallRequest
 from hippograph.graph.recall.results import RecallResult as RecallResult
 from hippograph.graph.recall.results import Step as Step
 from hippograph.graph.recall.seeds import query_words as query_words
-from hippograph.graph.recall.surface import REJECTED as REJECTED
 from hippograph.graph.recall.surface import answer
 from hippograph.graph.recall.verify import Verifier
 from hippograph.graph.store.store import Store
@@ -85,12 +85,23 @@ def recall(
 ) -> RecallResult:
     """The memories relevant to ``request.context``, best first (see the module docstring)."""
     started = time.perf_counter()
-    q = prepare(store, namespace, request, config, services)
-    pool = gather(q, embedder)
-    spread(q, pool)
-    ranked, best = rank(q, pool)
-    chosen, reset = choose(q, pool, ranked)
-    result = answer(q, pool, chosen, best, services.verifier)
+    with tracing.span("recall.seeds", namespace) as span:
+        q = prepare(store, namespace, request, config, services)
+        pool = gather(q, embedder)
+        span.set_attribute("k", q.k)
+        span.set_attribute("seeds", len(pool.candidates))
+        span.set_attribute("embed_ms", round(pool.embed_ms, 3))
+    with tracing.span("recall.expansion") as span:
+        spread(q, pool)
+        span.set_attribute("candidates", len(pool.candidates))
+    with tracing.span("recall.ranking") as span:
+        ranked, best = rank(q, pool)
+        chosen, reset = choose(q, pool, ranked)
+        span.set_attribute("chosen", len(chosen))
+    with tracing.span("recall.answer") as span:
+        result = answer(q, pool, chosen, best, services.verifier)
+        span.set_attribute("items", len(result.items))
+        span.set_attribute("gap", result.gap)
     return replace(result, topic_reset=reset, total_ms=(time.perf_counter() - started) * 1000)
 
 

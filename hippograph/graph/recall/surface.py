@@ -72,9 +72,6 @@ def answer(
     )
 
 
-REJECTED = ("drop", "flag")
-
-
 def _apply_verdict(items: list[Recalled], verdict: Verdict, mode: str) -> list[Recalled]:
     """Drop or mark what the verifier rejected (an unverified verdict changes nothing)."""
     if not verdict.verified or not verdict.rejected:

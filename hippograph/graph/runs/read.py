@@ -164,6 +164,15 @@ def runs(
     return [to_run(r["run"]) for r in rows]
 
 
+def of_memory(store: Store, namespace: str, memory_id: str) -> list[Run]:
+    """The runs ``memory_id`` was distilled from (it is ``DERIVED_FROM`` them), newest first,
+    without their steps: an experience or warning memory leads back to the run it came from."""
+    validate.namespace(namespace)
+    memory_id = validate.memory_id(memory_id, "memoryId")
+    rows = store.read("run/of_memory", namespace=namespace, memory_id=memory_id)
+    return [to_run(r["run"]) for r in rows]
+
+
 def similar(
     store: Store,
     embedder: Embedder,

@@ -100,7 +100,8 @@ class EmbeddedEngine:
         data_dir: directory holding the databases (created if missing).
         database: database name the service uses.
         bolt_port: port to bind, or 0 for a free one.
-        heap: JVM max heap, e.g. "2g".
+        heap: JVM max heap, e.g. "1g".
+        heap_start: JVM heap committed at start (-Xms), e.g. "256m"; it grows to ``heap``.
         jvm_args: further JVM options, space-separated (the JVM is configured once a process).
         command_timeout_s: the longest one statement may run (arcadedb.command.timeout; its
             Bolt listener ignores the timeout a client asks of a transaction); None: no limit.
@@ -112,7 +113,8 @@ class EmbeddedEngine:
         *,
         database: str,
         bolt_port: int = 0,
-        heap: str = "2g",
+        heap: str = "1g",
+        heap_start: str = "256m",
         jvm_args: str = "",
         command_timeout_s: float | None = None,
     ):
@@ -121,6 +123,7 @@ class EmbeddedEngine:
         self.database = database
         self._requested_port = bolt_port
         self._heap = heap
+        self._heap_start = heap_start
         self._jvm_args = jvm_args.split()
         self._lock: IO[str] | None = None
         self._server: Any = None
@@ -198,9 +201,10 @@ class EmbeddedEngine:
             "host": "127.0.0.1",
             "http_port": _free_port(),
         }
-        # The heap committed whole from the start (an -Xms in jvm_args, later, still wins):
-        # it never grows or shrinks under load, and AlwaysPreTouch can fault it in up front.
-        jvm_args = [*_log_args(self.data_dir), f"-Xms{self._heap}", *self._jvm_args]
+        # The heap starts at heap_start (an -Xms in jvm_args, later, still wins) and grows to
+        # heap as the store needs: committed whole from the start, a 2 GB heap was 2 GB of
+        # resident memory on an empty store.
+        jvm_args = [*_log_args(self.data_dir), f"-Xms{self._heap_start}", *self._jvm_args]
         try:
             self._server = adb.ArcadeDBServer(
                 str(self.data_dir / "arcadedb"),

@@ -36,7 +36,7 @@ SAMPLES: dict[str, Any] = {
     "tag_uid": None, "before": _NOW, "cutoff": _NOW, "expires_at": _NOW, "last_run_at": _NOW,
     "watermark": None, "valid_at": None, "identity": "identity: c", "condition": "c",
     # Identifiers.
-    "id": _ID, "ids": [_ID], "memory_ids": [_ID], "from_id": _ID, "to_id": _ID,
+    "id": _ID, "ids": [_ID], "memory_id": _ID, "memory_ids": [_ID], "from_id": _ID, "to_id": _ID,
     "tombstone_id": _ID, "cluster_id": _ID, "eid": _EID, "eids": [_EID], "uid": "u",
     "uids": ["u"], "key": "k", "keys": ["k"], "hashes": ["h"], "body_hash": "h",
     "migration": "m", "job": "pagerank", "holder": "h",
@@ -70,7 +70,8 @@ SAMPLES: dict[str, Any] = {
     "failed": ["failure"],
     # Entities (graph/entities): people, places and things, and the memories that mention them.
     "entity": "Ana", "names": ["ana"], "from_uid": "u", "into_uid": "u", "current": False,
-    "max_degree": 50, "max_entity_degree": 50, "per_entity": 5,
+    "description": "d", "max_degree": 50, "keep_stated": True, "max_entity_degree": 50,
+    "per_entity": 5,
     "entities": [
         {"uid": "u", "name": "Ana", "canonical": "ana", "kind": "person", "cued": True,
          "aliases": ["ana"], "first": _NOW, "last": _NOW,

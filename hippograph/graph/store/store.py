@@ -198,6 +198,20 @@ def run_named(
     return [row_of(record) for record in runner.run(text, values)]
 
 
+def begin(session: neo4j.Session, timeout: float | None) -> neo4j.Transaction:
+    """Open a transaction whose BEGIN goes out with its first statement instead of as a round
+    trip of its own, as the driver's ``execute_query`` does (its private ``_pipelined_begin``
+    flag; a driver without it sends BEGIN alone). A write of one statement then costs two
+    round trips (BEGIN+RUN+PULL, COMMIT) instead of three; a BEGIN that fails fails that
+    statement, which the transaction's retry loop handles as any other (docs/research/runs.md).
+    """
+    flag = getattr(session, "_pipelined_begin", None)
+    if flag is None:
+        return session.begin_transaction(timeout=timeout)
+    with flag:
+        return session.begin_transaction(timeout=timeout)
+
+
 class Retries:
     """How many transactions were run again, by the statement that failed (thread-safe)."""
 
@@ -310,7 +324,8 @@ class Store:
             if not attach:
                 engine = EmbeddedEngine(
                     settings.graph.data_dir, database=EMBEDDED_DATABASE,
-                    heap=settings.graph.engine_heap, jvm_args=settings.graph.engine_jvm_args,
+                    heap=settings.graph.engine_heap, heap_start=settings.graph.engine_heap_start,
+                    jvm_args=settings.graph.engine_jvm_args,
                 )  # fmt: skip
                 engine.start()  # raises DataDirInUse with the holder's details
             user, password = credentials(settings.graph.data_dir)
@@ -331,6 +346,7 @@ class Store:
             database=settings.graph.database or EMBEDDED_DATABASE,
             bolt_port=settings.graph.bolt_port,
             heap=settings.graph.engine_heap,
+            heap_start=settings.graph.engine_heap_start,
             jvm_args=settings.graph.engine_jvm_args,
             command_timeout_s=settings.graph.query_timeout_s,
         )
@@ -520,7 +536,7 @@ class Store:
                 with (
                     self._mapped(),
                     self.driver.session(database=self.database, default_access_mode=mode) as s,
-                    s.begin_transaction(timeout=self.timeout_s) as raw,
+                    begin(s, self.timeout_s) as raw,
                 ):
                     tx = Tx(raw, self.dialect, self._overtime)
                     result = work(tx)

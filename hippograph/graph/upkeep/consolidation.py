@@ -22,6 +22,10 @@ belongs to one group and is retired at most once per run. Per group:
   retire (``statements.retirable``: all else it says would leave recall with it); then both
   stay, flagged.
 
+Entities that name one thing are proposed for a merge in the report (``entity_merges``), dry
+run or not, and never merged by the run (``entity_upkeep``: a wrong merge is worse than a missed
+one; ``mergeEntities`` accepts a proposal).
+
 Weak memories (confidence < 0.05 and strength <= 1 by default) outside every group are archived,
 never deleted. Groups are applied up to ``BATCH`` to a transaction, which first checks their
 memories are unchanged since planning and skips a group whose memories changed; a batch whose
@@ -41,6 +45,7 @@ records ``consolidation_model``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import time
@@ -54,6 +59,7 @@ from hippograph.graph.errors import HippographError
 from hippograph.graph.model import now_iso, parse_iso
 from hippograph.graph.store import lease
 from hippograph.graph.store.store import Row, Store, Tx
+from hippograph.graph.upkeep import entity_upkeep
 from hippograph.graph.upkeep.consolidation_apply import apply_batch, archive_weak
 from hippograph.graph.upkeep.consolidation_model import (
     DEFAULT_CONSOLIDATION,
@@ -111,7 +117,10 @@ def consolidate(
         groups, weak = plan(store, namespace, watermark, config, decider)
         ops = [op for g in groups for op in g.operations] + [op for op, _ in weak]
         counts = {**_counts(ops, len(groups), 0), **_llm_counts(decider)}
-        return _report(None, False, True, scope, skipped, started, counts, ops, [], watermark, None)
+        report = _report(
+            None, False, True, scope, skipped, started, counts, ops, [], watermark, None
+        )
+        return _with_entity_merges(store, namespace, report)
     with lease.held(store, lease.new_holder("consolidate"), started, lock_lease):
         return _run(
             store, namespace, scope, started, watermark, config, decider, before_apply, progress
@@ -212,9 +221,21 @@ def _run(
         )
 
     store.write_tx(record)
-    return _report(
+    report = _report(
         run_id, True, False, scope, None, started, counts, done, errors, watermark, after
     )
+    return _with_entity_merges(store, namespace, report)
+
+
+def _with_entity_merges(
+    store: Store, namespace: str | None, report: ConsolidationReport
+) -> ConsolidationReport:
+    spaces = [namespace] if namespace is not None else [
+        str(r["namespace"]) for r in store.read("entity/namespaces")
+    ]  # fmt: skip
+    found = tuple(p for ns in spaces for p in entity_upkeep.merge_proposals(store, ns))
+    counts = {**report.counts, "entity_merges_proposed": len(found)}
+    return dataclasses.replace(report, entity_merges=found, counts=counts)
 
 
 def _report(

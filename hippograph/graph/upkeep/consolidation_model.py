@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hippograph.graph.upkeep.entity_upkeep import MergeProposal
+
 
 @dataclass(frozen=True, kw_only=True)
 class ConsolidationConfig:
@@ -61,6 +63,8 @@ class ConsolidationReport:
     errors: tuple[str, ...]
     watermark_before: str | None
     watermark_after: str | None
+    # Entities that name one thing, proposed and never merged by the run (entity_upkeep).
+    entity_merges: tuple[MergeProposal, ...] = ()
 
 
 @dataclass

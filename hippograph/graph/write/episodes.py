@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from hippograph.graph import validate
+from hippograph.graph import tracing, validate
 from hippograph.graph.errors import InvalidInput, LLMError
 from hippograph.graph.model import (
     ChunkPosition,
@@ -92,10 +92,14 @@ def ingest(
 
     flush: extract every buffered turn now (the end of a conversation, a file import).
     """
-    refs = append(store, namespace, turns, policy=policy)
-    extracted, pending, actions = extract_pending(
-        store, embedder, namespace, policy=policy, config=config, flush=flush
-    )
+    with tracing.span("write.append", namespace, turns=len(turns)):
+        refs = append(store, namespace, turns, policy=policy)
+    with tracing.span("write.extract", namespace) as span:
+        extracted, pending, actions = extract_pending(
+            store, embedder, namespace, policy=policy, config=config, flush=flush
+        )
+        span.set_attribute("extracted_turns", extracted)
+        span.set_attribute("pending_turns", pending)
     outcomes = Counter(r.outcome for r in refs)
     return IngestResult(
         stored=outcomes["stored"],

@@ -28,7 +28,7 @@ holds them. The audit trail records the call (who, when, outcome), never the tex
 On the embedded engine the indexes whose keys are words (full-text terms, vocabulary, tags)
 are rebuilt afterwards (``Store.compact``): a deleted record's bytes leave its bucket page at
 once, but an index keeps a deleted key until rebuilt; the engine's transaction log keeps
-recent writes until the engine closes (README, Security).
+recent writes until the engine closes (docs/operations.md, Erasure on disk).
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ def _apply(
     if plan.runs:
         for statement in ("erase/delete_tool_calls", "erase/delete_steps", "erase/delete_runs"):
             tx.run(statement, namespace=namespace, ids=sorted(plan.runs))
-    emptied = entities.prune(tx, namespace, mentioned)
+    emptied = entities.prune(tx, namespace, mentioned, keep_stated=False)
     tags = sorted({str(t) for r in context for t in r["tags"]})
     dropped = tx.run("erase/empty_tags", namespace=namespace, uids=tags) if tags else []
     if uids:

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.graph import memories, validate
+from hippograph.graph import memories, tracing, validate
 from hippograph.graph.errors import Conflict
 from hippograph.graph.model import NewMemory, RememberResult, content_hash, now_iso
 from hippograph.graph.models.embedder import Embedder
@@ -64,21 +64,30 @@ class WritePolicy:
 
 def prepare(items: Sequence[NewMemory], policy: WritePolicy) -> list[NewMemory]:
     """Validate and filter a whole batch before anything is written (a batch is atomic)."""
-    validate.batch_size(len(items), policy.limits)
-    prepared = []
-    for i, item in enumerate(items):
-        field = f"memories[{i}]" if len(items) > 1 else "memory"
-        clean = validate.new_memory(item, policy.limits, field)
+    with tracing.span("write.validate", items=len(items)):
+        validate.batch_size(len(items), policy.limits)
+        fields = [f"memories[{i}]" if len(items) > 1 else "memory" for i in range(len(items))]
+        valid = [
+            validate.new_memory(it, policy.limits, f) for it, f in zip(items, fields, strict=True)
+        ]
+    with tracing.span("write.filter", items=len(items)):
+        return [
+            _filtered(item, clean, field, policy)
+            for item, clean, field in zip(items, valid, fields, strict=True)
+        ]
+
+
+def _filtered(item: NewMemory, clean: NewMemory, field: str, policy: WritePolicy) -> NewMemory:
+    """``clean`` (``item`` validated) through the content filter, with the inferred tags."""
+    if policy.content_filter is not None:
+        clean = scrub.memory(clean, policy.content_filter, field, raw_tags=item.tags)
+    if policy.infer_tags is not None:
+        inferred = [validate.tag_name(t) for t in policy.infer_tags(clean)]
+        merged = tuple(dict.fromkeys((*clean.tags, *inferred)))[: validate.MAX_TAGS]
         if policy.content_filter is not None:
-            clean = scrub.memory(clean, policy.content_filter, field, raw_tags=item.tags)
-        if policy.infer_tags is not None:
-            inferred = [validate.tag_name(t) for t in policy.infer_tags(clean)]
-            merged = tuple(dict.fromkeys((*clean.tags, *inferred)))[: validate.MAX_TAGS]
-            if policy.content_filter is not None:
-                merged = scrub.tags(merged, policy.content_filter, f"{field}.tags")
-            clean = replace(clean, tags=merged)
-        prepared.append(clean)
-    return prepared
+            merged = scrub.tags(merged, policy.content_filter, f"{field}.tags")
+        clean = replace(clean, tags=merged)
+    return clean
 
 
 def remember(
@@ -179,7 +188,8 @@ def commit(
     digests = [content_hash(item.content) for item in items]
     keys = [memories.dedup_key(namespace, it, d) for it, d in zip(items, digests, strict=True)]
     if vectors is None:
-        vectors = list(embedder.embed([item.content for item in items])) if items else []
+        with tracing.span("write.embed", texts=len(items)):
+            vectors = list(embedder.embed([item.content for item in items])) if items else []
     blocked = (
         tombstoned(store, embedder, namespace, items, digests, vectors, tombstones_before)
         if respect_tombstones
@@ -265,7 +275,9 @@ def commit(
             extra(tx)
 
     try:
-        store.write_tx(work)
+        with tracing.span("write.write", namespace, items=len(items)) as span:
+            store.write_tx(work)
+            span.set_attribute("created", sum(o.created for o in plan.outcomes))
     except Conflict:
         # A concurrent writer stored the same fact between our reads and this write: decide
         # again against what is there now, so the fact is stored exactly once.

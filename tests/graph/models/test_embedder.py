@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -60,6 +61,16 @@ def test_the_export_is_made_once_per_cache_and_reused(tmp_path: Path) -> None:
     assert second.backend == "onnx"
     assert exported[0].stat().st_mtime_ns == stamp, "a cached export is not redone"
     np.testing.assert_allclose(first.embed(TEXTS), second.embed(TEXTS), atol=1e-6)
+
+
+def test_a_first_export_logs_each_step(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A first start says what it is doing while it exports (``serve`` shows INFO)."""
+    with caplog.at_level(logging.INFO, logger="hippograph.graph.models.onnx_encoder"):
+        Embedder(cache_dir=tmp_path).load()
+    said = [r.getMessage() for r in caplog.records if r.name.endswith("onnx_encoder")]
+    steps = ["once for this model", "loading the model", "tracing", "exported", "checking"]
+    found = [next(i for i, m in enumerate(said) if step in m) for step in steps]
+    assert found == sorted(found), said
 
 
 def test_a_disagreeing_reference_fails_the_parity_check(

@@ -234,3 +234,34 @@ def test_concurrent_steps_of_one_run_get_distinct_numbers(runtime: Runtime, name
     assert sorted(numbers) == list(range(1, 41))
     whole = read.get(rt.store, namespace, run.id)
     assert whole is not None and [s.n for s in whole.steps] == list(range(1, 41))
+
+
+def test_concurrent_tool_calls_of_one_run_are_all_kept_in_order(
+    runtime: Runtime, namespace: str
+) -> None:
+    """Eight writers log calls on one run at once: every acknowledged call is stored, on the
+    run's latest step, with a distinct place among the run's calls."""
+    rt = runtime
+    run = record.start(rt.store, rt.embedder, namespace, "Crawl the docs")
+    record.add_step(rt.store, namespace, run.id, action="fetch the pages")
+    acknowledged: list[tuple[str, int]] = []
+    lock = threading.Lock()
+
+    def writer(i: int) -> None:
+        for j in range(5):
+            call = record.add_tool_call(rt.store, namespace, run.id, "fetch",
+                                        arguments={"page": f"{i}-{j}"})  # fmt: skip
+            with lock:
+                acknowledged.append((call.id, call.seq))
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(seq for _, seq in acknowledged) == list(range(1, 41))
+    whole = read.get(rt.store, namespace, run.id)
+    assert whole is not None and [s.n for s in whole.steps] == [1]
+    stored = whole.steps[0].tool_calls
+    assert {(c.id, c.seq) for c in stored} == set(acknowledged)
+    assert [c.seq for c in stored] == list(range(1, 41)) and whole.call_count == 40

@@ -5,7 +5,9 @@ from __future__ import annotations
 from hippograph.graph.runtime import Runtime
 
 
-def test_the_engine_heap_is_committed_and_faulted_in_up_front(runtime: Runtime) -> None:
+def test_the_engine_heap_starts_at_its_start_size_faulted_in_and_is_bounded(
+    runtime: Runtime,
+) -> None:
     import jpype
 
     beans = jpype.JClass("java.lang.management.ManagementFactory")
@@ -13,8 +15,16 @@ def test_the_engine_heap_is_committed_and_faulted_in_up_front(runtime: Runtime) 
     assert "-XX:+UseZGC" in args and "-XX:+AlwaysPreTouch" in args
     xms = [a[4:] for a in args if a.startswith("-Xms")]
     xmx = [a[4:] for a in args if a.startswith("-Xmx")]
-    assert xms and xmx and xms[-1] == xmx[-1], (xms, xmx)
+    graph = runtime.settings.graph
+    assert xms and xmx and (xms[-1], xmx[-1]) == (graph.engine_heap_start, graph.engine_heap)
+    # The bound the JVM runs with (its own reading of -Xmx, within a region's rounding).
+    most = int(jpype.JClass("java.lang.Runtime").getRuntime().maxMemory())
+    assert 0.9 <= most / _bytes(graph.engine_heap) <= 1.1
     assert runtime.store.dialect.name == "arcadedb"
+
+
+def _bytes(size: str) -> int:
+    return int(size[:-1]) * {"k": 1024, "m": 1024**2, "g": 1024**3}[size[-1]]
 
 
 def test_the_latency_bench_reads_the_jit_compiler_threads_cpu(runtime: Runtime) -> None:

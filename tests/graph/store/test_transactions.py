@@ -9,12 +9,13 @@ import threading
 import time
 import uuid
 
+import neo4j
 import pytest
 
 from hippograph.graph.errors import QueryTimeout
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.engine import set_command_timeout
-from hippograph.graph.store.store import Tx
+from hippograph.graph.store.store import Tx, begin
 from hippograph.settings import Settings
 
 # A write, then a three-way cross product of the namespace's 1,000 nodes: ~10^9 rows, minutes
@@ -138,3 +139,22 @@ def test_the_query_timeout_is_read_and_checked() -> None:
     assert Settings.from_env({"HIPPOGRAPH_QUERY_TIMEOUT_S": "2.5"}).graph.query_timeout_s == 2.5
     with pytest.raises(ValueError, match="HIPPOGRAPH_QUERY_TIMEOUT_S"):
         Settings.from_env({"HIPPOGRAPH_QUERY_TIMEOUT_S": "0"})
+
+
+def test_begin_goes_out_with_the_first_statement() -> None:
+    """``store.begin`` relies on the driver's private ``_pipelined_begin`` flag (what
+    ``execute_query`` uses): a driver upgrade that drops or renames it fails here instead of
+    silently costing every write a round trip again."""
+    driver = neo4j.GraphDatabase.driver("bolt://127.0.0.1:9", auth=("u", "p"))  # never dialled
+    try:
+        with driver.session() as session:
+            seen: list[bool] = []
+
+            def opened(**_: object) -> None:  # what the flag says while the transaction opens
+                seen.append(bool(session._pipelined_begin))
+
+            session.begin_transaction = opened  # type: ignore[method-assign,assignment]
+            begin(session, 5.0)
+            assert seen == [True] and not session._pipelined_begin
+    finally:
+        driver.close()
