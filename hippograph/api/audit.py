@@ -56,7 +56,8 @@ MAX_SOURCES = 10_000  # sources counted apart a window; the rest share one count
 OTHER_SOURCES = "(others)"
 # What an erasure's line counts (the names of graph.write.erasure.Erasure's fields).
 ERASURE_COUNTS = (
-    "turns", "memories", "kept", "decisions", "remember_items", "edits", "gaps", "tags", "words",
+    "turns", "runs", "memories", "kept", "decisions", "remember_items", "edits", "gaps", "tags",
+    "words",
 )  # fmt: skip
 
 

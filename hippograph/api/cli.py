@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hippograph.api import cli_access, cli_context, cli_ingest, cli_jobs, cli_remote, cli_views
 from hippograph.api.cli_common import data_dir_arg, readable, with_runtime
-from hippograph.graph.errors import HippographError
+from hippograph.graph.errors import HippographError, InvalidInput
 from hippograph.graph.model import NewMemory, RememberResult, ScoredMemory, Source
 from hippograph.graph.recall.recall_config import REJECTED
 from hippograph.settings import Settings
@@ -136,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("query")
     search.add_argument("--namespace", "-n", default="default")
     search.add_argument("-k", type=int, default=10)
+    search.add_argument("--project")
+    search.add_argument("--session")
     data_dir_arg(search)
     search.set_defaults(command=cmd_search)
 
@@ -171,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("export", help="write memories, tags, clusters and edges as JSON Lines")
     exp.add_argument("--out", "-o", required=True, type=Path)
     exp.add_argument("--namespace", "-n", default=None, help="one namespace (default: all)")
+    for flag in ("--project", "--session"):
+        exp.add_argument(flag, help="export what this caller sees, as recall (default: all)")
     data_dir_arg(exp)
     exp.set_defaults(command=cmd_export)
 
@@ -292,13 +296,16 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         from hippograph.graph import memories
 
         return memories.search(
-            rt.store, rt.embedder, args.namespace, args.query, args.k, limits=rt.limits
-        )
+            rt.store, rt.embedder, args.namespace, args.query, args.k, limits=rt.limits,
+            project=args.project, session_id=args.session,
+        )  # fmt: skip
 
     found = _served(
         args,
         settings,
-        lambda client: client.search(args.query, k=args.k),
+        lambda client: client.search(
+            args.query, k=args.k, project=args.project, session_id=args.session
+        ),
         lambda: with_runtime(settings, here),
     )
     if not found:
@@ -386,7 +393,13 @@ def cmd_form(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
-    from hippograph.graph import transfer
+    from hippograph.graph import transfer, validate
+    from hippograph.graph.write import scoped_export
+
+    scoped = args.project is not None or args.session is not None
+    if scoped and args.namespace is None:
+        raise InvalidInput("namespace", "--project and --session export one namespace")
+    scopes = validate.visible(args.project, args.session)
 
     def work(rt: Runtime) -> dict[str, int]:
         # Readable by its owner only, like the data directory it comes from.
@@ -396,7 +409,9 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
             os.fdopen(fd, "w", encoding="utf-8") as out,
             tqdm(unit=" memories", desc="export") as bar,
         ):
-            return transfer.export_to(rt.store, out, args.namespace, progress=bar.update)
+            view = scoped_export.lines(rt.store, args.namespace, scopes) if scoped else None
+            return transfer.export_to(rt.store, out, args.namespace, progress=bar.update,
+                                      lines=view)  # fmt: skip
 
     counts = with_runtime(settings, work)
     print(f"exported to {args.out}: {json.dumps(counts, sort_keys=True)}")

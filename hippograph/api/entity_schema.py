@@ -4,6 +4,7 @@ aliases, relationships, its most important current memories, its timeline) and `
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import strawberry
@@ -11,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
 from hippograph.api.context import runtime, stored_reason
+from hippograph.api.inputs import Project, SessionId
 from hippograph.api.types import Memory
 from hippograph.graph import about, entities
 from hippograph.graph.errors import InvalidInput
@@ -102,7 +104,8 @@ class EntityView:
 class EntityQuery:
     @strawberry.field(
         description="Everything about one entity, named by name, alias or id (one merged into "
-        "another answers as that one)."
+        "another answers as that one); scoped as recall is: one only memories of other "
+        "projects or sessions mention is not found, and their memories are left out."
     )
     async def entity(
         self,
@@ -113,6 +116,8 @@ class EntityQuery:
         memories: int = 10,
         timeline: int = 50,
         types: list[str] | None = None,
+        project: Project = None,
+        session_id: SessionId = None,
     ) -> EntityView:
         entities.type_names(types or ())  # bounded before anything else
         if (name is None) == (id is None):
@@ -121,6 +126,7 @@ class EntityQuery:
         found = await run_in_threadpool(
             about.about, rt.store, namespace, str(name if name is not None else id),
             memories_limit=memories, timeline_limit=timeline, types=tuple(types or ()),
+            project=project, session_id=session_id,
         )  # fmt: skip
         return EntityView(
             entity=Entity.of(found.entity),
@@ -138,7 +144,8 @@ class EntityQuery:
 
     @strawberry.field(
         description="The namespace's entities not merged into another, the most mentioned "
-        "first: of one kind, with query in their name or an alias."
+        "first: of one kind, with query in their name or an alias; scoped as recall is (one "
+        "only memories of other projects or sessions mention is left out)."
     )
     async def entities(
         self,
@@ -147,11 +154,15 @@ class EntityQuery:
         kind: str | None = None,
         query: str = "",
         first: int = 50,
+        project: Project = None,
+        session_id: SessionId = None,
     ) -> list[Entity]:
         rt = runtime(info)
         found = await run_in_threadpool(
-            entities.search, rt.store, namespace, kind=kind, query=query, limit=first
-        )
+            partial(entities.search, kind=kind, query=query, limit=first, project=project,
+                    session_id=session_id),
+            rt.store, namespace,
+        )  # fmt: skip
         return [Entity.of(e) for e in found]
 
 

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from functools import partial
 from typing import Annotated
 
 import strawberry
@@ -17,6 +18,7 @@ from strawberry.types import Info
 
 from hippograph.api.context import runtime
 from hippograph.api.ingest_schema import Episode
+from hippograph.api.inputs import Project, SessionId
 from hippograph.api.types import Memory
 from hippograph.graph import explore
 
@@ -111,7 +113,8 @@ class ExploreQuery:
         description="A memory's neighbourhood: memories, tags, clusters and episodes within "
         "`depth` hops over HAS_TAG, IN_CLUSTER, DERIVED_FROM, RELATES_TO, SUPERSEDES and "
         "CONTRADICTS, and every such edge among them. Superseded and archived memories only "
-        "on request."
+        "on request; scoped as recall is (global memories, project's and sessionId's): the "
+        "walk goes through no other memory."
     )
     async def neighbourhood(
         self,
@@ -122,6 +125,8 @@ class ExploreQuery:
         include_superseded: bool = False,
         include_archived: bool = False,
         limit: Limit = explore.DEFAULT_NODES,
+        project: Project = None,
+        session_id: SessionId = None,
     ) -> Neighbourhood:
         rt = runtime(info)
 
@@ -129,6 +134,7 @@ class ExploreQuery:
             return explore.neighbourhood(
                 rt.store, namespace, str(id), depth=depth, limit=limit,
                 include_superseded=include_superseded, include_archived=include_archived,
+                project=project, session_id=session_id,
             )  # fmt: skip
 
         hood = await run_in_threadpool(work)
@@ -151,11 +157,22 @@ class ExploreQuery:
         )
 
     @strawberry.field(
-        description="A namespace's topic clusters (the cluster job's), largest first."
+        description="A namespace's topic clusters (the cluster job's), largest first: those "
+        "with a member the caller sees (scoped as recall is), with such members."
     )
-    async def clusters(self, info: Info, namespace: str, first: int = 100) -> list[ClusterInfo]:
+    async def clusters(
+        self,
+        info: Info,
+        namespace: str,
+        first: int = 100,
+        project: Project = None,
+        session_id: SessionId = None,
+    ) -> list[ClusterInfo]:
         rt = runtime(info)
-        found = await run_in_threadpool(explore.clusters, rt.store, namespace, first)
+        found = await run_in_threadpool(
+            partial(explore.clusters, project=project, session_id=session_id),
+            rt.store, namespace, first,
+        )  # fmt: skip
         return [
             ClusterInfo(
                 id=strawberry.ID(c.id),
@@ -169,13 +186,21 @@ class ExploreQuery:
 
     @strawberry.field(
         description="The episodes a memory was derived from (DERIVED_FROM, through derived "
-        "memories too), nearest first."
+        "memories the caller sees too: scoped as recall is), nearest first."
     )
     async def provenance(
-        self, info: Info, namespace: str, memory_id: strawberry.ID
+        self,
+        info: Info,
+        namespace: str,
+        memory_id: strawberry.ID,
+        project: Project = None,
+        session_id: SessionId = None,
     ) -> list[Derivation]:
         rt = runtime(info)
-        found = await run_in_threadpool(explore.provenance, rt.store, namespace, str(memory_id))
+        found = await run_in_threadpool(
+            partial(explore.provenance, project=project, session_id=session_id),
+            rt.store, namespace, str(memory_id),
+        )  # fmt: skip
         return [
             Derivation(episode=Episode.of(d.episode), via=[strawberry.ID(v) for v in d.via])
             for d in found

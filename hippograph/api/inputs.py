@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import strawberry
 
 from hippograph.api.types import MemoryType, Provenance, Scope, Status
 from hippograph.graph import model
+
+# The caller's place, on every read of memories: it sees what recall sees (graph.validate.visible).
+Project = Annotated[
+    str | None,
+    strawberry.argument(
+        description="The caller's project: a read sees global memories, this project's and "
+        "sessionId's, as recall does (a memory of another project or session is not there)."
+    ),
+]
+SessionId = Annotated[
+    str | None,
+    strawberry.argument(description="The caller's session (see project): its memories are seen."),
+]
 
 
 @strawberry.input

@@ -48,10 +48,11 @@ class ConversationPage:
 @strawberry.type
 class ErasurePayload:
     turns: int
+    runs: int = strawberry.field(description="agent runs, with their steps and tool calls")
     memories: int
     kept: int = strawberry.field(
-        description="memories of erased turns kept: another surviving turn or a remember "
-        "states them too"
+        description="memories of erased turns or runs kept: another surviving turn or run, "
+        "or a remember, states them too"
     )
     decisions: int
     remember_items: int
@@ -66,15 +67,17 @@ class ErasurePayload:
     dry_run: bool
     turn_ids: list[str]
     memory_ids: list[strawberry.ID]
+    run_ids: list[strawberry.ID]
 
     @classmethod
     def of(cls, e: erasure.Erasure) -> ErasurePayload:
         return cls(
-            turns=e.turns, memories=e.memories, kept=e.kept, decisions=e.decisions,
+            turns=e.turns, runs=e.runs, memories=e.memories, kept=e.kept, decisions=e.decisions,
             remember_items=e.remember_items, edits=e.edits, gaps=e.gaps, tags=e.tags,
             entities=e.entities, words=e.words, compacted=e.compacted, dry_run=e.dry_run,
             turn_ids=list(e.turn_ids),
             memory_ids=[strawberry.ID(i) for i in e.memory_ids],
+            run_ids=[strawberry.ID(i) for i in e.run_ids],
         )  # fmt: skip
 
 

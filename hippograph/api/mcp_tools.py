@@ -95,7 +95,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         title="List memories",
         description=(
             "Memories matching a filter (type, scope, tag, status, text, project, session), "
-            "newest first; pass nextCursor back as after for the next page."
+            "newest first; pass nextCursor back as after for the next page. Scoped as recall "
+            "is: global memories, those of project and those of sessionId."
         ),
         document=documents.LIST,
         read_only=True,
@@ -308,7 +309,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         description=(
             'Everything known about a person, place or thing (by name, alias such as "my '
             'sister", or id): its relationships (ended ones with until), its most important '
-            "current memories and its timeline."
+            "current memories and its timeline, scoped as recall is (project, sessionId)."
         ),
         document=documents_more.ENTITY,
         read_only=True,
@@ -316,7 +317,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="entities",
         title="Entities",
-        description="The people, places and things memories mention, most mentioned first.",
+        description=(
+            "The people, places and things memories mention, most mentioned first; scoped as "
+            "recall is (project, sessionId)."
+        ),
         document=documents_more.ENTITIES,
         read_only=True,
     ),

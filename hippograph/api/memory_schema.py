@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
 from hippograph.api.context import runtime, stored_reason
-from hippograph.api.inputs import MemoryFilter, MemoryInput
+from hippograph.api.inputs import MemoryFilter, MemoryInput, Project, SessionId
 from hippograph.api.limits import charge_k, refuse_get
 from hippograph.api.types import (
     Health,
@@ -60,13 +60,29 @@ class MemoryQuery:
             embedding_backend=rt.embedder.backend,
         )
 
-    @strawberry.field(description="One memory by id.")
-    async def memory(self, info: Info, namespace: str, id: strawberry.ID) -> Memory:
+    @strawberry.field(
+        description="One memory by id; scoped as recall is (one of another project or session "
+        "is not found)."
+    )
+    async def memory(
+        self,
+        info: Info,
+        namespace: str,
+        id: strawberry.ID,
+        project: Project = None,
+        session_id: SessionId = None,
+    ) -> Memory:
         rt = runtime(info)
-        found = await run_in_threadpool(memories.get, rt.store, namespace, str(id))
+        found = await run_in_threadpool(
+            partial(memories.get_seen, project=project, session_id=session_id),
+            rt.store, namespace, str(id),
+        )  # fmt: skip
         return Memory.of(found)
 
-    @strawberry.field(description="Memories matching a filter, newest first, cursor-paginated.")
+    @strawberry.field(
+        description="Memories matching a filter, newest first, cursor-paginated; scoped as "
+        "recall is: global memories, those of project and those of sessionId."
+    )
     async def memories(
         self,
         info: Info,
@@ -75,11 +91,14 @@ class MemoryQuery:
         first: int = 20,
         after: str | None = None,
         as_of: AsOf = None,
+        project: Project = None,
+        session_id: SessionId = None,
     ) -> MemoryPage:
         rt = runtime(info)
         flt = (filter or MemoryFilter()).to_domain()
         page = await run_in_threadpool(
-            partial(memories.list_memories, first=first, after=after, as_of=as_of),
+            partial(memories.list_memories, first=first, after=after, as_of=as_of,
+                    project=project, session_id=session_id),
             rt.store, namespace, flt,
         )  # fmt: skip
         return MemoryPage(items=[Memory.of(m) for m in page.items], next_cursor=page.next_cursor)
@@ -95,8 +114,8 @@ class MemoryQuery:
         query: str,
         k: int = 10,
         as_of: AsOf = None,
-        project: str | None = None,
-        session_id: str | None = None,
+        project: Project = None,
+        session_id: SessionId = None,
         valid_at: ValidAt = None,
     ) -> list[ScoredMemory]:
         charge_k(info, k)

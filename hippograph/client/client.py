@@ -166,13 +166,21 @@ class Client(RunMethods):
         first: int | None = None,
         after: str | None = None,
         as_of: str | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> Page:
         """One page of memories matching ``flt``, newest first; pass ``next_cursor`` as after
-        (as_of: as the store stood then)."""
-        return self._run(ops.memories(self.namespace, flt, first, after, as_of))
+        (as_of: as the store stood then), scoped as recall is: global memories, those of
+        project and those of session_id."""
+        return self._run(
+            ops.memories(self.namespace, flt, first, after, as_of, project, session_id)
+        )
 
-    def memory(self, memory_id: str) -> Memory:
-        return self._run(ops.memory(self.namespace, memory_id))
+    def memory(
+        self, memory_id: str, *, project: str | None = None, session_id: str | None = None
+    ) -> Memory:
+        """One memory by id, scoped as recall is (NotFound for another project's or session's)."""
+        return self._run(ops.memory(self.namespace, memory_id, project, session_id))
 
     def forget(self, memory_id: str, *, hard: bool = False, reason: str | None = None) -> str:
         """Archive (hard: delete) a memory; returns its id."""
@@ -286,16 +294,25 @@ class Client(RunMethods):
         memories: int | None = None,
         timeline: int | None = None,
         types: Sequence[str] | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> entity_views.EntityView:
         """Everything about one entity (by name, alias or id): its aliases, relationships,
-        most important current memories and timeline."""
-        return self._run(opx.entity(self.namespace, name, entity_id, memories, timeline, types))
+        most important current memories and timeline (scoped as recall is)."""
+        return self._run(opx.entity(self.namespace, name, entity_id, memories, timeline, types,
+                                    project, session_id))  # fmt: skip
 
     def entities(
-        self, *, kind: str | None = None, query: str | None = None, first: int | None = None
+        self,
+        *,
+        kind: str | None = None,
+        query: str | None = None,
+        first: int | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> list[entity_views.Entity]:
-        """The namespace's entities, the most mentioned first."""
-        return self._run(opx.entities(self.namespace, kind, query, first))
+        """The namespace's entities, the most mentioned first (scoped as recall is)."""
+        return self._run(opx.entities(self.namespace, kind, query, first, project, session_id))
 
     def define_entity(
         self, name: str, *, kind: str | None = None, description: str | None = None
@@ -388,6 +405,8 @@ class Client(RunMethods):
         include_superseded: bool = False,
         include_archived: bool = False,
         limit: int | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> Json:
         """A memory's neighbourhood as the explorer draws it (nodes and edges, JSON)."""
         return self._run(
@@ -398,16 +417,30 @@ class Client(RunMethods):
                 include_superseded=include_superseded,
                 include_archived=include_archived,
                 limit=limit,
+                project=project,
+                session_id=session_id,
             )
         )
 
-    def clusters(self, *, first: int | None = None) -> list[Json]:
-        """The namespace's clusters (JSON)."""
-        return self._run(opx.clusters(self.namespace, first))
+    def clusters(
+        self,
+        *,
+        first: int | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
+    ) -> list[Json]:
+        """The namespace's clusters (JSON), scoped as recall is."""
+        return self._run(opx.clusters(self.namespace, first, project, session_id))
 
-    def provenance(self, memory_id: str) -> list[Json]:
-        """The turns a memory was derived from (JSON)."""
-        return self._run(opx.provenance(self.namespace, memory_id))
+    def provenance(
+        self,
+        memory_id: str,
+        *,
+        project: str | None = None,
+        session_id: str | None = None,
+    ) -> list[Json]:
+        """The turns a memory was derived from (JSON), scoped as recall is."""
+        return self._run(opx.provenance(self.namespace, memory_id, project, session_id))
 
     def job_runs(self, name: str | None = None, *, first: int | None = None) -> list[Json]:
         """Recent maintenance job runs (JSON)."""
@@ -555,11 +588,17 @@ class AsyncClient(AsyncRunMethods):
         first: int | None = None,
         after: str | None = None,
         as_of: str | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> Page:
-        return await self._run(ops.memories(self.namespace, flt, first, after, as_of))
+        return await self._run(
+            ops.memories(self.namespace, flt, first, after, as_of, project, session_id)
+        )
 
-    async def memory(self, memory_id: str) -> Memory:
-        return await self._run(ops.memory(self.namespace, memory_id))
+    async def memory(
+        self, memory_id: str, *, project: str | None = None, session_id: str | None = None
+    ) -> Memory:
+        return await self._run(ops.memory(self.namespace, memory_id, project, session_id))
 
     async def forget(self, memory_id: str, *, hard: bool = False, reason: str | None = None) -> str:
         return await self._run(ops.forget(self.namespace, memory_id, hard, reason))
@@ -662,15 +701,27 @@ class AsyncClient(AsyncRunMethods):
         memories: int | None = None,
         timeline: int | None = None,
         types: Sequence[str] | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> entity_views.EntityView:
         return await self._run(
-            opx.entity(self.namespace, name, entity_id, memories, timeline, types)
+            opx.entity(
+                self.namespace, name, entity_id, memories, timeline, types, project, session_id
+            )  # fmt: skip
         )
 
     async def entities(
-        self, *, kind: str | None = None, query: str | None = None, first: int | None = None
+        self,
+        *,
+        kind: str | None = None,
+        query: str | None = None,
+        first: int | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> list[entity_views.Entity]:
-        return await self._run(opx.entities(self.namespace, kind, query, first))
+        return await self._run(
+            opx.entities(self.namespace, kind, query, first, project, session_id)
+        )
 
     async def define_entity(
         self, name: str, *, kind: str | None = None, description: str | None = None
@@ -755,6 +806,8 @@ class AsyncClient(AsyncRunMethods):
         include_superseded: bool = False,
         include_archived: bool = False,
         limit: int | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
     ) -> Json:
         return await self._run(
             opx.neighbourhood(
@@ -764,14 +817,28 @@ class AsyncClient(AsyncRunMethods):
                 include_superseded=include_superseded,
                 include_archived=include_archived,
                 limit=limit,
+                project=project,
+                session_id=session_id,
             )
         )
 
-    async def clusters(self, *, first: int | None = None) -> list[Json]:
-        return await self._run(opx.clusters(self.namespace, first))
+    async def clusters(
+        self,
+        *,
+        first: int | None = None,
+        project: str | None = None,
+        session_id: str | None = None,
+    ) -> list[Json]:
+        return await self._run(opx.clusters(self.namespace, first, project, session_id))
 
-    async def provenance(self, memory_id: str) -> list[Json]:
-        return await self._run(opx.provenance(self.namespace, memory_id))
+    async def provenance(
+        self,
+        memory_id: str,
+        *,
+        project: str | None = None,
+        session_id: str | None = None,
+    ) -> list[Json]:
+        return await self._run(opx.provenance(self.namespace, memory_id, project, session_id))
 
     async def job_runs(self, name: str | None = None, *, first: int | None = None) -> list[Json]:
         return await self._run(opx.job_runs(name, first))

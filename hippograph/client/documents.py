@@ -81,9 +81,11 @@ query Search(
 LIST: Final = (
     """
 query List(
-  $namespace: String!, $filter: MemoryFilter, $first: Int = 20, $after: String, $asOf: String
+  $namespace: String!, $filter: MemoryFilter, $first: Int = 20, $after: String, $asOf: String,
+  $project: String, $sessionId: String
 ) {
-  memories(namespace: $namespace, filter: $filter, first: $first, after: $after, asOf: $asOf) {
+  memories(namespace: $namespace, filter: $filter, first: $first, after: $after, asOf: $asOf,
+           project: $project, sessionId: $sessionId) {
     items { ...MemoryFields } nextCursor
   }
 }"""
@@ -92,8 +94,10 @@ query List(
 
 MEMORY: Final = (
     """
-query Memory($namespace: String!, $id: ID!) {
-  memory(namespace: $namespace, id: $id) { ...MemoryFields }
+query Memory($namespace: String!, $id: ID!, $project: String, $sessionId: String) {
+  memory(namespace: $namespace, id: $id, project: $project, sessionId: $sessionId) {
+    ...MemoryFields
+  }
 }"""
     + MEMORY_FIELDS
 )

@@ -41,9 +41,9 @@ query Conversation(
     + EPISODE_FIELDS
 )
 
-_ERASURE = """turns memories kept decisions rememberItems edits gaps tags entities words
+_ERASURE = """turns runs memories kept decisions rememberItems edits gaps tags entities words
     compacted dryRun
-    turnIds memoryIds"""
+    turnIds memoryIds runIds"""
 
 ERASE_TURN: Final = f"""
 mutation EraseTurn($namespace: String!, $id: String!) {{
@@ -97,11 +97,11 @@ NEIGHBOURHOOD: Final = (
     """
 query Neighbourhood(
   $namespace: String!, $id: ID!, $depth: Int = 1, $includeSuperseded: Boolean = false,
-  $includeArchived: Boolean = false, $limit: Int = 100
+  $includeArchived: Boolean = false, $limit: Int = 100, $project: String, $sessionId: String
 ) {
   neighbourhood(
     namespace: $namespace, id: $id, depth: $depth, includeSuperseded: $includeSuperseded,
-    includeArchived: $includeArchived, limit: $limit
+    includeArchived: $includeArchived, limit: $limit, project: $project, sessionId: $sessionId
   ) {
     root truncated
     nodes {
@@ -116,14 +116,16 @@ query Neighbourhood(
 )
 
 CLUSTERS: Final = """
-query Clusters($namespace: String!, $first: Int = 100) {
-  clusters(namespace: $namespace, first: $first) { id label size updatedAt members }
+query Clusters($namespace: String!, $first: Int = 100, $project: String, $sessionId: String) {
+  clusters(namespace: $namespace, first: $first, project: $project, sessionId: $sessionId) {
+    id label size updatedAt members
+  }
 }"""
 
 PROVENANCE: Final = (
     """
-query Provenance($namespace: String!, $memoryId: ID!) {
-  provenance(namespace: $namespace, memoryId: $memoryId) {
+query Provenance($namespace: String!, $memoryId: ID!, $project: String, $sessionId: String) {
+  provenance(namespace: $namespace, memoryId: $memoryId, project: $project, sessionId: $sessionId) {
     via episode { ...EpisodeFields }
   }
 }"""
@@ -198,10 +200,10 @@ ENTITY: Final = (
     f"""
 query Entity(
   $namespace: String!, $name: String, $id: ID, $memories: Int = 10, $timeline: Int = 50,
-  $types: [String!]
+  $types: [String!], $project: String, $sessionId: String
 ) {{
   entity(namespace: $namespace, name: $name, id: $id, memories: $memories, timeline: $timeline,
-         types: $types) {{
+         types: $types, project: $project, sessionId: $sessionId) {{
     entity {{ ...EntityFields }}
     merged {{ uid name at reason }}
     relationships {{ {_RELATIONSHIP} }}
@@ -215,8 +217,12 @@ query Entity(
 
 ENTITIES: Final = (
     """
-query Entities($namespace: String!, $kind: String, $query: String = "", $first: Int = 50) {
-  entities(namespace: $namespace, kind: $kind, query: $query, first: $first) {
+query Entities(
+  $namespace: String!, $kind: String, $query: String = "", $first: Int = 50, $project: String,
+  $sessionId: String
+) {
+  entities(namespace: $namespace, kind: $kind, query: $query, first: $first, project: $project,
+           sessionId: $sessionId) {
     ...EntityFields
   }
 }"""

@@ -100,6 +100,8 @@ def memories(
     first: int | None,
     after: str | None,
     as_of: str | None = None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Operation[model.Page]:
     variables = _vars(
         namespace=ns,
@@ -107,14 +109,17 @@ def memories(
         first=first,
         after=after,
         asOf=as_of,
+        project=project,
+        sessionId=session_id,
     )
     return Operation(documents.LIST, variables, lambda d: records.page(d["memories"]))
 
 
-def memory(ns: str, memory_id: str) -> Operation[model.Memory]:
-    return Operation(
-        documents.MEMORY, _vars(namespace=ns, id=memory_id), lambda d: records.memory(d["memory"])
-    )
+def memory(
+    ns: str, memory_id: str, project: str | None = None, session_id: str | None = None
+) -> Operation[model.Memory]:
+    variables = _vars(namespace=ns, id=memory_id, project=project, sessionId=session_id)
+    return Operation(documents.MEMORY, variables, lambda d: records.memory(d["memory"]))
 
 
 def forget(ns: str, memory_id: str, hard: bool, reason: str | None) -> Operation[str]:

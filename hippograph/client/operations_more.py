@@ -172,18 +172,27 @@ def neighbourhood(
     include_superseded: bool,
     include_archived: bool,
     limit: int | None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Operation[Json]:
     return _json(documents_more.NEIGHBOURHOOD, "neighbourhood", namespace=ns, id=memory_id,
                  depth=depth, includeSuperseded=include_superseded,
-                 includeArchived=include_archived, limit=limit)  # fmt: skip
+                 includeArchived=include_archived, limit=limit, project=project,
+                 sessionId=session_id)  # fmt: skip
 
 
-def clusters(ns: str, first: int | None) -> Operation[list[Json]]:
-    return _json_list(documents_more.CLUSTERS, "clusters", namespace=ns, first=first)
+def clusters(
+    ns: str, first: int | None, project: str | None = None, session_id: str | None = None
+) -> Operation[list[Json]]:
+    return _json_list(documents_more.CLUSTERS, "clusters", namespace=ns, first=first,
+                      project=project, sessionId=session_id)  # fmt: skip
 
 
-def provenance(ns: str, memory_id: str) -> Operation[list[Json]]:
-    return _json_list(documents_more.PROVENANCE, "provenance", namespace=ns, memoryId=memory_id)
+def provenance(
+    ns: str, memory_id: str, project: str | None = None, session_id: str | None = None
+) -> Operation[list[Json]]:
+    return _json_list(documents_more.PROVENANCE, "provenance", namespace=ns, memoryId=memory_id,
+                      project=project, sessionId=session_id)  # fmt: skip
 
 
 def job_runs(name: str | None, first: int | None) -> Operation[list[Json]]:
@@ -235,18 +244,28 @@ def entity(
     memories: int | None,
     timeline: int | None,
     types: Sequence[str] | None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Operation[entity_views.EntityView]:
     variables = _vars(namespace=ns, name=name, id=entity_id, memories=memories, timeline=timeline,
-                      types=None if types is None else list(types))  # fmt: skip
+                      types=None if types is None else list(types), project=project,
+                      sessionId=session_id)  # fmt: skip
     return Operation(documents_more.ENTITY, variables, lambda d: entity_views.view(d["entity"]))
 
 
 def entities(
-    ns: str, kind: str | None, query: str | None, first: int | None
+    ns: str,
+    kind: str | None,
+    query: str | None,
+    first: int | None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Operation[list[entity_views.Entity]]:
     return Operation(
         documents_more.ENTITIES,
-        _vars(namespace=ns, kind=kind, query=query, first=first),
+        _vars(
+            namespace=ns, kind=kind, query=query, first=first, project=project, sessionId=session_id
+        ),  # fmt: skip
         lambda d: [entity_views.entity(e) for e in d["entities"]],
     )
 

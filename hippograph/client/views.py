@@ -131,6 +131,7 @@ class ConversationPage:
 @dataclass(frozen=True, kw_only=True)
 class Erasure:
     turns: int
+    runs: int
     memories: int
     kept: int
     decisions: int
@@ -144,6 +145,7 @@ class Erasure:
     dry_run: bool
     turn_ids: tuple[str, ...]
     memory_ids: tuple[str, ...]
+    run_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -245,10 +247,12 @@ def conversation_page(d: Json) -> ConversationPage:
 
 def erasure(d: Json) -> Erasure:
     return Erasure(
-        turns=d["turns"], memories=d["memories"], kept=d["kept"], decisions=d["decisions"],
+        turns=d["turns"], runs=d["runs"], memories=d["memories"], kept=d["kept"],
+        decisions=d["decisions"],
         remember_items=d["rememberItems"], edits=d["edits"], gaps=d["gaps"], tags=d["tags"],
         entities=d["entities"], words=d["words"], compacted=d["compacted"], dry_run=d["dryRun"],
         turn_ids=tuple(d["turnIds"]), memory_ids=tuple(d["memoryIds"]),
+        run_ids=tuple(d["runIds"]),
     )  # fmt: skip
 
 

@@ -1,13 +1,14 @@
 """Everything about one entity: the entity, the entities merged into it, its relationships (the
 ended ones too: when they held), its most important current memories and its timeline (every
-memory that mentions it, superseded ones included, oldest first)."""
+memory that mentions it, superseded ones included, oldest first), scoped as recall is
+(``validate.visible``): an entity only memories of other scopes mention is not found."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from hippograph.graph import entities, memories, validate
-from hippograph.graph.errors import InvalidInput
+from hippograph.graph.errors import InvalidInput, NotFound
 from hippograph.graph.model import Memory
 from hippograph.graph.store.store import Store
 
@@ -41,6 +42,8 @@ def about(
     memories_limit: int = 10,
     timeline_limit: int = 50,
     types: tuple[str, ...] = (),
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> About:
     """The entity ``ident`` names (a uid, a name or an alias; one merged into another shows
     that one) with what is known about it (see the module). ``types``: only relationships of
@@ -50,15 +53,19 @@ def about(
                                 ("timeline", timeline_limit, MAX_TIMELINE)):  # fmt: skip
         if not 0 <= value <= limit:
             raise InvalidInput(field, f"must be within 0..{limit}", limit=limit)
+    visible = validate.visible(project, session_id)
     uid = entities.find(store, namespace, ident)
     entity, merged = entities.get(store, namespace, uid)
     if entity.merged_into is not None:
         uid = entity.merged_into
         entity, merged = entities.get(store, namespace, uid)
-    related = entities.relationships(store, namespace, uid, types=types)
+    seen = store.read("entity/seen", namespace=namespace, uid=uid, scopes=visible)
+    if seen and int(seen[0]["mentions"]) and not int(seen[0]["seen"]):
+        raise NotFound("entity", ident, field="entity")
+    related = entities.relationships(store, namespace, uid, types=types, scopes=visible)
     rows = store.read(
         "entity/memories", namespace=namespace, uid=uid, statuses=["active", "superseded"],
-        limit=max(memories_limit * 5, timeline_limit),
+        limit=max(memories_limit * 5, timeline_limit), scopes=visible,
     )  # fmt: skip
     found = {m.id: m for m in memories.get_many(store, namespace, [r["id"] for r in rows])}
     # The rows come newest first: a stable sort keeps the newer of two equally important.

@@ -181,14 +181,22 @@ def to_entity(p: Row, kept: str | None = None) -> Entity:
 
 
 def relationships(
-    store: Store, namespace: str, uid: str, *, types: Sequence[str] = (), current: bool = False
+    store: Store,
+    namespace: str,
+    uid: str,
+    *,
+    types: Sequence[str] = (),
+    current: bool = False,
+    scopes: Sequence[str] | None = None,
 ) -> list[Relationship]:
     """The entity's relationships, oldest first; ``types``: only those; ``current``: only those
-    that still hold."""
+    that still hold; ``scopes`` (``validate.visible``; None: all): only those stated by a
+    caller or by a memory of those scopes."""
     wanted = type_names(types)
     rows = store.read(
-        "entity/relationships", namespace=namespace, uid=uid, types=wanted, current=current
-    )
+        "entity/relationships", namespace=namespace, uid=uid, types=wanted, current=current,
+        scopes=None if scopes is None else list(scopes),
+    )  # fmt: skip
     return [
         Relationship(
             type=r["type"],
@@ -206,16 +214,27 @@ def relationships(
 
 
 def search(
-    store: Store, namespace: str, *, kind: str | None = None, query: str = "", limit: int = 50
+    store: Store,
+    namespace: str,
+    *,
+    kind: str | None = None,
+    query: str = "",
+    limit: int = 50,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> list[Entity]:
     """Entities not merged into another, the most mentioned first: of ``kind``, with ``query``
-    in their name or an alias (case-insensitive)."""
+    in their name or an alias (case-insensitive); scoped as recall is (``validate.visible``):
+    one that memories mention only if one of them is of a scope the caller sees."""
     validate.namespace(namespace)
     kind = kind_name(kind)
     query = text.canonical(validate.optional_text(query, "query", MAX_NAME_CHARS) or "")
     if not 1 <= limit <= MAX_LIST:
         raise InvalidInput("first", f"must be within 1..{MAX_LIST}", limit=MAX_LIST)
-    rows = store.read("entity/list", namespace=namespace, kind=kind, query=query, limit=limit)
+    visible = validate.visible(project, session_id)
+    rows = store.read(
+        "entity/list", namespace=namespace, kind=kind, query=query, limit=limit, scopes=visible
+    )
     return [to_entity(r["entity"]) for r in rows]
 
 

@@ -5,7 +5,9 @@ A neighbourhood is found breadth-first from one memory, one statement per hop
 (``explore/hop``), over the edges the explorer draws: ``HAS_TAG``, ``IN_CLUSTER``,
 ``DERIVED_FROM``, ``RELATES_TO``, ``SUPERSEDES`` and ``CONTRADICTS``. Each node reached is of the
 namespace (tags, clusters and episodes carry it as memories do); superseded and archived
-memories only on request. The walk stops at ``depth`` hops or ``limit`` nodes, then one
+memories only on request; every read is scoped as recall is (``validate.visible``: a caller sees
+global memories, those of its project and those of its session, and walks through no other
+memory). The walk stops at ``depth`` hops or ``limit`` nodes, then one
 statement (``explore/edges``) reads every edge among the nodes found, so that two neighbours'
 own link shows too. An id of another namespace is reported missing, like an unknown one.
 
@@ -101,6 +103,8 @@ def neighbourhood(
     include_superseded: bool = False,
     include_archived: bool = False,
     limit: int = DEFAULT_NODES,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Neighbourhood:
     """The nodes within ``depth`` hops of ``memory_id`` (at most ``limit``) and their edges.
 
@@ -111,7 +115,8 @@ def neighbourhood(
     memory_id = validate.memory_id(memory_id)
     _bounded("depth", depth, 1, MAX_DEPTH)
     _bounded("limit", limit, 1, MAX_NODES)
-    root = _root(store, namespace, memory_id, field="id")
+    visible = validate.visible(project, session_id)
+    root = _root(store, namespace, memory_id, visible, field="id")
     statuses = ["active"]
     statuses += ["superseded"] if include_superseded else []
     statuses += ["archived"] if include_archived else []
@@ -121,7 +126,7 @@ def neighbourhood(
     for hop in range(1, depth + 1):
         rows = store.read(
             "explore/hop", namespace=namespace, frontier=frontier, statuses=statuses,
-            fan_out=FAN_OUT,
+            fan_out=FAN_OUT, scopes=visible,
         )  # fmt: skip
         frontier = []
         for row in rows:
@@ -138,11 +143,22 @@ def neighbourhood(
     return _assemble(store, namespace, root["node"]["id"], found, truncated=truncated)
 
 
-def clusters(store: Store, namespace: str, first: int = 100) -> list[Cluster]:
-    """The namespace's clusters, largest first, each with its CLUSTER_MEMBERS most typical."""
+def clusters(
+    store: Store,
+    namespace: str,
+    first: int = 100,
+    *,
+    project: str | None = None,
+    session_id: str | None = None,
+) -> list[Cluster]:
+    """The namespace's clusters with a member the caller sees, largest first, each with its
+    CLUSTER_MEMBERS most typical such members."""
     validate.namespace(namespace)
     _bounded("first", first, 1, MAX_CLUSTERS)
-    rows = store.read("explore/clusters", namespace=namespace, first=first, members=CLUSTER_MEMBERS)
+    rows = store.read(
+        "explore/clusters", namespace=namespace, first=first, members=CLUSTER_MEMBERS,
+        scopes=validate.visible(project, session_id),
+    )  # fmt: skip
     return [
         Cluster(
             id=r["id"],
@@ -155,20 +171,30 @@ def clusters(store: Store, namespace: str, first: int = 100) -> list[Cluster]:
     ]
 
 
-def provenance(store: Store, namespace: str, memory_id: str) -> list[Derivation]:
+def provenance(
+    store: Store,
+    namespace: str,
+    memory_id: str,
+    *,
+    project: str | None = None,
+    session_id: str | None = None,
+) -> list[Derivation]:
     """The episodes ``memory_id`` was derived from (``DERIVED_FROM``, directly or through the
-    memories it was derived from, up to 4 links), nearest first."""
+    memories it was derived from that the caller sees, up to 4 links), nearest first."""
     validate.namespace(namespace)
     memory_id = validate.memory_id(memory_id, "memoryId")
-    root = _root(store, namespace, memory_id, field="memoryId")
+    visible = validate.visible(project, session_id)
+    root = _root(store, namespace, memory_id, visible, field="memoryId")
     rows = store.read(
-        "explore/provenance", namespace=namespace, eid=root["eid"], limit=MAX_PROVENANCE
-    )
+        "explore/provenance", namespace=namespace, eid=root["eid"], limit=MAX_PROVENANCE,
+        scopes=visible,
+    )  # fmt: skip
     return [Derivation(episode=to_episode(r["episode"]), via=tuple(r["via"])) for r in rows]
 
 
-def _root(store: Store, namespace: str, memory_id: str, *, field: str) -> Row:
-    rows = store.read("explore/root", namespace=namespace, id=memory_id)
+def _root(store: Store, namespace: str, memory_id: str, scopes: list[str], *, field: str) -> Row:
+    """The start memory; one the caller does not see is missing, as one of another namespace."""
+    rows = store.read("explore/root", namespace=namespace, id=memory_id, scopes=scopes)
     if not rows:
         raise NotFound("memory", memory_id, field=field)
     return rows[0]

@@ -123,6 +123,23 @@ def get(store: Store, namespace: str, memory_id: str) -> Memory:
     return found[0]
 
 
+def get_seen(
+    store: Store,
+    namespace: str,
+    memory_id: str,
+    *,
+    project: str | None = None,
+    session_id: str | None = None,
+) -> Memory:
+    """``get`` for a caller of ``project`` and ``session_id``: a memory of a scope it does not
+    see (``validate.visible``, as recall) is not found, as one of another namespace."""
+    visible = validate.visible(project, session_id)
+    found = get(store, namespace, memory_id)
+    if model.scope_key(found.scope, found.project, found.session_id) not in visible:
+        raise NotFound("memory", found.id)
+    return found
+
+
 def get_many(store: Store, namespace: str, ids: Sequence[str]) -> list[Memory]:
     """Memories by id, in the order asked; ids missing from the namespace are left out."""
     rows = store.read("memory/get_many", namespace=namespace, ids=list(ids))
@@ -188,11 +205,15 @@ def list_memories(
     first: int = 20,
     after: str | None = None,
     as_of: str | None = None,
+    project: str | None = None,
+    session_id: str | None = None,
 ) -> Page:
     """One page of memories, newest first; ``after`` is the previous page's opaque cursor.
     ``as_of`` (ISO time): the memories current then (``Memory.current_at``), whatever their
-    status now; the status filter is not applied."""
+    status now; the status filter is not applied. Scoped as recall is (``validate.visible``):
+    global memories, those of ``project`` and those of ``session_id``; ``flt`` narrows that."""
     validate.namespace(namespace)
+    visible = validate.visible(project, session_id)
     as_of = validate.as_of(as_of)
     if not 1 <= first <= 500:
         raise InvalidInput("first", f"{first} is outside 1..500", limit=500)
@@ -212,6 +233,7 @@ def list_memories(
         after_created=after_created,
         after_id=after_id,
         limit=first + 1,
+        scopes=visible,
     )
     items = sorted((to_memory(r) for r in rows), key=lambda m: (m.created_at, m.id), reverse=True)
     more = len(items) > first
@@ -293,9 +315,7 @@ def search(
     query = validate.content(query, limits, "query")
     k = validate.top_k(k, limits)
     as_of = validate.as_of(as_of)
-    visible = model.scopes(
-        validate.optional_text(project, "project"), validate.optional_text(session_id, "sessionId")
-    )
+    visible = validate.visible(project, session_id)
     valid_at = validate.as_of(valid_at, "validAt")
     embedding = embedder.embed([query])[0]
     if valid_at is not None and as_of is None:

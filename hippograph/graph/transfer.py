@@ -4,8 +4,10 @@ through a fresh store is exact (embeddings included).
 Line kinds: ``header``, ``tag``, ``cluster``, ``tombstone``, ``memory``, ``episode`` (the raw
 conversation log), ``decision`` (the write path's decisions, for ``history``), ``remember_event``
 (the explicit remembers ``rebuild`` replays), ``edit_event`` (the edits it replays), ``entity``
-(people, places and things: `graph.entities`), ``edge``. An edge to an episode carries
-``to_label: Episode``, one between entities (RELATED, SAME_AS) ``to_label: Entity``. Import
+(people, places and things: `graph.entities`), ``run``, ``step`` and ``tool_call`` (agent
+runs: `graph.runs`; a step or call names its run, and import links them again), ``edge``. An
+edge to an episode carries ``to_label: Episode``, one between entities (RELATED, SAME_AS)
+``to_label: Entity``, one from a memory to the run it was distilled from ``to_label: Run``. Import
 applies nodes first and edges last, so the order of lines inside a file does not matter. A
 namespace's vocabulary (``Word`` nodes, `graph.vocabulary`) is derived from its memories and not
 exported: the target store's ``vocabulary`` job builds it.
@@ -43,6 +45,9 @@ _NODE_FILES = {
     "remember_event": "import/remember_events",
     "edit_event": "import/edit_events",
     "entity": "import/entities",
+    "run": "import/runs",  # before their steps, and steps before their tool calls
+    "step": "import/steps",
+    "tool_call": "import/tool_calls",
 }
 DERIVED = frozenset({"ft_terms", "vocabulary", "applies_when", "standing_in"})
 # Paged by their key: (kind, export statement, key property).
@@ -61,6 +66,7 @@ _EDGE_FILES = {
     "DERIVED_FROM": "import/edge_derived_from",
     "MERGED_INTO": "import/edge_merged_into",
     "DERIVED_FROM:Episode": "import/edge_derived_from_episode",
+    "DERIVED_FROM:Run": "import/edge_derived_from_run",
     "NEXT:Episode": "import/edge_next",
     "MENTIONS": "import/edge_mentions",
     "RELATED:Entity": "import/edge_related",
@@ -109,6 +115,7 @@ def export_lines(store: Store, namespace: str | None = None) -> Iterator[dict[st
         after = ids[-1]
     for edge in store.read("export/entity_edges", namespace=namespace):
         yield _edge(edge)
+    yield from _export_runs(store, namespace)
     for kind, name, key in _LOGS:
         yield from _export_log(store, namespace, kind, name, key)
 
@@ -127,6 +134,18 @@ def _export_log(
         after = keys[-1]
 
 
+def _export_runs(store: Store, namespace: str | None) -> Iterator[dict[str, Any]]:
+    after = ""
+    while rows := store.read("export/runs", namespace=namespace, after=after, limit=PAGE):
+        ids = [r["props"]["id"] for r in rows]
+        for row in rows:
+            yield {"kind": "run", "props": row["props"]}
+        for kind, name in (("step", "export/run_steps"), ("tool_call", "export/run_tool_calls")):
+            for row in store.read(name, ids=ids):
+                yield {"kind": kind, "props": row["props"]}
+        after = ids[-1]
+
+
 def _edge(row: dict[str, Any]) -> dict[str, Any]:
     line = {
         "kind": "edge",
@@ -141,10 +160,17 @@ def _edge(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def export_to(
-    store: Store, out: IO[str], namespace: str | None = None, progress: Progress | None = None
+    store: Store,
+    out: IO[str],
+    namespace: str | None = None,
+    progress: Progress | None = None,
+    *,
+    lines: Iterable[dict[str, Any]] | None = None,
 ) -> dict[str, int]:
+    """Write ``lines`` (default: ``export_lines`` of ``namespace``) as JSON Lines to ``out``;
+    the count of each kind written."""
     counts: dict[str, int] = {}
-    for line in export_lines(store, namespace):
+    for line in export_lines(store, namespace) if lines is None else lines:
         out.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
         counts[line["kind"]] = counts.get(line["kind"], 0) + 1
         if progress is not None and line["kind"] == "memory":

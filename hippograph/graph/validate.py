@@ -16,6 +16,7 @@ from hippograph.graph.model import (
     STATUSES,
     NewMemory,
     parse_iso,
+    scopes,
     to_iso,
 )
 from hippograph.graph.text import privacy
@@ -141,6 +142,13 @@ def optional_text(value: str | None, field: str, max_chars: int = MAX_NAME_CHARS
             field, f"is {len(value)} characters; the limit is {max_chars}", limit=max_chars
         )
     return value
+
+
+def visible(project: str | None, session_id: str | None) -> list[str]:
+    """The scope keys a caller of ``project`` and ``session_id`` sees (``model.scopes``),
+    its arguments checked: the ``$scopes`` of every read a caller makes (recall, search,
+    memories, the explorer, entities, a scoped export), tested as ``m.scope_key IN $scopes``."""
+    return scopes(optional_text(project, "project"), optional_text(session_id, "sessionId"))
 
 
 def choice(value: str, allowed: Sequence[str], field: str) -> str:

@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 
 from hippograph.api import cli
+from hippograph.graph.runs import record
+from hippograph.graph.runs.experience import finish
+from hippograph.graph.runtime import Runtime
+from hippograph.settings import Settings
 
 PHRASE = "Quokkafest"
 
@@ -53,3 +57,43 @@ def test_an_erased_phrase_leaves_no_byte_on_disk_nor_in_the_export(tmp_path: Pat
     assert PHRASE.lower() not in exported.lower()
     assert "green tea" in exported  # the rest is still there
     assert holding(data, PHRASE) == []
+
+
+RUN_PHRASE = "Platypusware"
+
+
+@pytest.mark.slow
+def test_an_erased_run_leaves_no_byte_on_disk_nor_in_the_export(tmp_path: Path) -> None:
+    """A run's task, steps and tool calls, and the lessons distilled from it, go with its
+    session; the other session's run stays."""
+    data = tmp_path / "data"
+    rt = Runtime.open(Settings.from_env({}, data_dir=data), attach=False)
+    try:
+        for session, task in (("ops-1", f"Convert the {RUN_PHRASE} invoice PDF to DOCX"),
+                              ("ops-2", "Resize the visa photo to 600x600")):  # fmt: skip
+            run = record.start(rt.store, rt.embedder, "ledger", task, session=session)
+            record.add_step(rt.store, "ledger", run.id, thought=f"open the {task}",
+                            action="convert", observation="tables garbled")  # fmt: skip
+            given = {"file": f"{task}.pdf"}
+            record.add_tool_call(rt.store, "ledger", run.id, "pdftotext", status="failure",
+                                 arguments=given, error=f"{task} failed")  # fmt: skip
+            record.add_step(rt.store, "ledger", run.id, action="ocr")
+            record.add_tool_call(rt.store, "ledger", run.id, "ocrmypdf", status="success",
+                                 arguments=given, result=f"{task} ok")  # fmt: skip
+            finish(rt.store, rt.embedder, "ledger", run.id, success=True, policy=rt.policy)
+    finally:
+        rt.close()
+    hg(data, "jobs", "run", "vocabulary", "-n", "ledger")
+    before = tmp_path / "before.jsonl"
+    hg(data, "export", "-o", str(before), "-n", "ledger")
+    assert RUN_PHRASE.lower() in before.read_text(encoding="utf-8").lower()
+    assert holding(data, RUN_PHRASE), "the phrase should be on disk before the erasure"
+
+    hg(data, "erase", "-n", "ledger", "--session", "ops-1")
+    after = tmp_path / "after.jsonl"
+    hg(data, "export", "-o", str(after), "-n", "ledger")
+    exported = after.read_text(encoding="utf-8")
+    assert RUN_PHRASE.lower() not in exported.lower()
+    kinds = [json.loads(line)["kind"] for line in exported.splitlines()]
+    assert kinds.count("run") == 1 and kinds.count("step") == 2 and "visa photo" in exported
+    assert holding(data, RUN_PHRASE) == []

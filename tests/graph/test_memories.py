@@ -17,8 +17,9 @@ def remember(rt: Runtime, ns: str, *items: NewMemory) -> list[memories.RememberR
     return writepath.remember(rt.store, rt.embedder, ns, list(items), policy=rt.policy)
 
 
-def count(rt: Runtime, ns: str, status: str | None = "active") -> int:
-    return len(memories.list_memories(rt.store, ns, MemoryFilter(status=status), first=500).items)
+def count(rt: Runtime, ns: str, status: str | None = "active", project: str | None = None) -> int:
+    flt = MemoryFilter(status=status)
+    return len(memories.list_memories(rt.store, ns, flt, first=500, project=project).items)
 
 
 def test_remember_round_trips_every_field(any_runtime: Runtime, namespace: str) -> None:
@@ -90,7 +91,7 @@ def test_same_content_in_another_scope_is_another_memory(runtime: Runtime, names
         runtime, namespace, NewMemory(content="use tabs", scope="project", project="p")
     )
     assert other.created
-    assert count(runtime, namespace) == 2
+    assert count(runtime, namespace, project="p") == 2  # as a caller of project p sees them
 
 
 def test_namespaces_are_isolated(any_runtime: Runtime, namespace: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from hippograph.graph.model import scope_key
 from hippograph.graph.runtime import Runtime
 from hippograph.graph.store.store import Store
 from hippograph.graph.text import fulltext
@@ -36,6 +37,8 @@ def add_memory(store: Store, namespace: str, **props: Any) -> str:
         "trust_score": 1.0,
         **props,
     }
+    # As the write path stores it: the key every scoped read tests (graph.model.scope_key).
+    row.setdefault("scope_key", scope_key(row["scope"], row.get("project"), row.get("session_id")))
     store.write("memory/create", rows=[row])
     return memory_id
 

@@ -1,5 +1,6 @@
+// $scopes (null: every scope): the scope keys the caller sees, as recall's (graph.model.scopes).
 MATCH (m:Memory)
-WHERE m.namespace = $namespace
+WHERE m.namespace = $namespace AND ($scopes IS NULL OR m.scope_key IN $scopes)
   AND ($status IS NULL OR m.status = $status)
   AND ($memory_type IS NULL OR m.memory_type = $memory_type)
   AND ($scope IS NULL OR m.scope = $scope)

@@ -112,7 +112,7 @@ def learn(
     if not items:
         return made
     results = writepath.remember(
-        store, embedder, namespace, [item for _, item in items], policy=policy
+        store, embedder, namespace, [item for _, item in items], policy=policy, source="run"
     )
     for (kind, _), result in zip(items, results, strict=True):
         made.append(Experience(memory_id=result.memory.id, kind=kind, action=result.action,

@@ -4,9 +4,13 @@ What is erased, in one transaction:
 
 - the turns chosen (by id, by session, or containing a text) and the turns the chosen
   memories were derived from (their words came from there);
+- the agent runs of the session, those holding the text (task, outcome, a step, a tool call's
+  arguments, result or error) and those the chosen memories were distilled from, with their
+  steps and tool calls;
 - the memories chosen (by id, or containing a text) and the memories derived from erased
-  turns, except one that another surviving source confirms: a turn that is not erased, or
-  an explicit ``remember`` of it. Such a memory stays, without its links to the erased turns
+  turns or distilled from erased runs (experience, warnings), except one that another
+  surviving source confirms: a turn or a run that is not erased, or an explicit ``remember``
+  of it. Such a memory stays, without its links to the erased turns
   (the user said it elsewhere too; erase it by id or text to take it as well);
 - decision records about them (action, time and ids stay; content and reason go), the
   items of ``RememberEvent`` log entries that made them (replaced by a marker, so ``rebuild``
@@ -53,8 +57,9 @@ class Erasure:
     """What an erasure removed (or, on a dry run, would remove)."""
 
     turns: int
+    runs: int  # agent runs, with their steps and tool calls
     memories: int
-    kept: int  # memories of erased turns that another surviving source confirms
+    kept: int  # memories of erased turns or runs that another surviving source confirms
     decisions: int  # decision records scrubbed
     remember_items: int  # items of the remember log replaced by a marker
     edits: int
@@ -66,6 +71,7 @@ class Erasure:
     dry_run: bool
     turn_ids: tuple[str, ...]
     memory_ids: tuple[str, ...]
+    run_ids: tuple[str, ...] = ()
 
 
 @dataclass
@@ -73,6 +79,7 @@ class _Plan:
     turns: dict[str, Row]  # uid -> turn row
     memories: set[str]
     kept: set[str]
+    runs: dict[str, str]  # run id -> its task
 
 
 def erase(
@@ -105,13 +112,14 @@ def erase(
         raise InvalidInput("turnIds", "name turns, a session, memories or a text to erase")
     plan = _plan(store, namespace, turn_ids, session_id, memory_ids, needle)
     report = Erasure(
-        turns=len(plan.turns), memories=len(plan.memories), kept=len(plan.kept), decisions=0,
+        turns=len(plan.turns), runs=len(plan.runs), memories=len(plan.memories),
+        kept=len(plan.kept), decisions=0,
         remember_items=0, edits=0, gaps=0, tags=0, entities=0, words=0, compacted=False,
         dry_run=dry_run,
         turn_ids=tuple(sorted(str(t["id"]) for t in plan.turns.values())),
-        memory_ids=tuple(sorted(plan.memories)),
+        memory_ids=tuple(sorted(plan.memories)), run_ids=tuple(sorted(plan.runs)),
     )  # fmt: skip
-    if dry_run or not (plan.turns or plan.memories):
+    if dry_run or not (plan.turns or plan.memories or plan.runs):
         return report
     context = store.read("erase/memory_context", namespace=namespace, ids=sorted(plan.memories))
     counts = store.write_tx(lambda tx: _apply(tx, namespace, plan, context, needle))
@@ -163,16 +171,27 @@ def _plan(
         if sources:
             for r in store.read("erase/sources", namespace=namespace, uids=sources):
                 turns[str(r["uid"])] = r
+    runs: dict[str, str] = {}
+    if session_id or memories or needle:
+        rows = store.read("erase/runs", namespace=namespace, session_id=session_id,
+                          memory_ids=sorted(memories), text=needle)  # fmt: skip
+        runs = {str(r["id"]): str(r["task"] or "") for r in rows}
     kept: set[str] = set()
-    if turns:
-        for r in store.read("erase/derived", namespace=namespace, uids=sorted(turns)):
-            if str(r["id"]) in memories:
-                continue
-            if int(r["others"]) or int(r["remembered"]):
-                kept.add(str(r["id"]))
-            else:
-                memories.add(str(r["id"]))
-    return _Plan(turns=turns, memories=memories, kept=kept)
+    derived = (
+        store.read("erase/derived", namespace=namespace, uids=sorted(turns)) if turns else []
+    ) + (
+        store.read("erase/run_derived", namespace=namespace, ids=sorted(runs), uids=sorted(turns))
+        if runs
+        else []
+    )
+    for r in derived:
+        if str(r["id"]) in memories:
+            continue
+        if int(r["others"]) or int(r["remembered"]):
+            kept.add(str(r["id"]))
+        else:
+            memories.add(str(r["id"]))
+    return _Plan(turns=turns, memories=memories, kept=kept - memories, runs=runs)
 
 
 def _apply(
@@ -191,6 +210,9 @@ def _apply(
                  "body_hash": body_hash(str(r["content"] or ""))} for r in context]  # fmt: skip
         tx.run("erase/delete_memories", namespace=namespace, rows=rows, now=now)
     _derived_views(tx, namespace, set(erased), now)
+    if plan.runs:
+        for statement in ("erase/delete_tool_calls", "erase/delete_steps", "erase/delete_runs"):
+            tx.run(statement, namespace=namespace, ids=sorted(plan.runs))
     emptied = entities.prune(tx, namespace, mentioned, keep_stated=False)
     tags = sorted({str(t) for r in context for t in r["tags"]})
     dropped = tx.run("erase/empty_tags", namespace=namespace, uids=tags) if tags else []
@@ -201,9 +223,11 @@ def _apply(
         tx.run("erase/turn_tombstones", namespace=namespace, rows=hashes, now=now)
         _relink(tx, namespace, sorted({str(r["session_id"]) for r in plan.turns.values()}))
     _reindex(tx, namespace, sorted({str(r["session"]) for r in context if r["session"]}))
-    texts = [str(r["text"] or "") for r in plan.turns.values()] + [
-        str(r["content"] or "") for r in context
-    ]
+    texts = (
+        [str(r["text"] or "") for r in plan.turns.values()]
+        + [str(r["content"] or "") for r in context]
+        + list(plan.runs.values())
+    )
     return {
         "decisions": int(decisions[0]["scrubbed"]) if decisions else 0,
         "remember_items": _scrub_remembers(tx, namespace, set(erased), needle),
@@ -271,20 +295,20 @@ def _drop_edits(tx: Tx, namespace: str, erased: set[str]) -> int:
     gone = [
         str(r["id"])
         for r in tx.run("edit/list", namespace=namespace)
-        if erased & _strings(json.loads(r["args"] or "{}"))
+        if erased & strings(json.loads(r["args"] or "{}"))
     ]
     if gone:
         tx.run("erase/delete_edits", namespace=namespace, ids=gone)
     return len(gone)
 
 
-def _strings(value: Any) -> set[str]:
+def strings(value: Any) -> set[str]:
     if isinstance(value, str):
         return {value}
     if isinstance(value, dict):
-        return {s for v in value.values() for s in _strings(v)}
+        return {s for v in value.values() for s in strings(v)}
     if isinstance(value, list):
-        return {s for v in value for s in _strings(v)}
+        return {s for v in value for s in strings(v)}
     return set()
 
 

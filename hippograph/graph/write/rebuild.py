@@ -14,7 +14,8 @@ same write path and the same edit functions:
 - an explicit remember is replayed unless the same content was forgotten after it (a remember
   after a forget is the user asking again, and wins);
 - an edit is applied after the memories of its instant; one whose memories did not come back
-  is skipped and counted (``edit_skipped``).
+  is skipped and counted (``edit_skipped``);
+- a run's lessons point at the run again (``DERIVED_FROM``), so erasing it finds them.
 
 What is kept: with the same extractor and decider (the offline ones are deterministic) a
 rebuild yields the same memories under the same ids (``write.ids``: a memory's id derives
@@ -67,6 +68,7 @@ from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.store import lease
 from hippograph.graph.store.store import Row, Store, Tx
 from hippograph.graph.write import episodes, ids
+from hippograph.graph.write.plan import Outcome
 from hippograph.graph.write.tools import DEFAULT_EXTRACTION, ExtractionConfig
 from hippograph.graph.write.writepath import WritePolicy, commit
 
@@ -221,11 +223,13 @@ def _rebuild(
                         if not json.loads(raw).get("erased")]  # fmt: skip
             if not replayed:
                 continue
+            snippets = [str((raw.get("source") or {}).get("snippet") or "") for raw, _ in replayed]
             outcomes = commit(
                 store, embedder, namespace, [_item(raw) for raw, _ in replayed], source="rebuild",
                 decider=config.decider, respect_tombstones=True, tombstones_before=entry["at"],
                 ids=[i for _, i in replayed],
             )  # fmt: skip
+            _relink_runs(store, namespace, snippets, outcomes)
         actions.update(o.action for o in outcomes)
     actions.update(_flush(store, embedder, waiting, last, policy, config))
     store.write("rebuild/end", namespace=namespace)
@@ -273,6 +277,19 @@ def _flush(
         return Counter()
     with clock.replaying(parse_iso(at)):
         return episodes.extract_episodes(store, embedder, waiting, policy=policy, config=config)
+
+
+def _relink_runs(
+    store: Store, namespace: str, snippets: list[str], outcomes: list[Outcome]
+) -> None:
+    """A run's lessons (their source's snippet names it: ``runs.experience``) point at the run
+    again, as when it finished: erasing the run still finds them."""
+    by_run: dict[str, list[str]] = {}
+    for snippet, outcome in zip(snippets, outcomes, strict=True):
+        if snippet.startswith("run ") and outcome.memory_id:
+            by_run.setdefault(snippet.removeprefix("run "), []).append(outcome.memory_id)
+    for run_id, memory_ids in by_run.items():
+        store.write("run/derive", namespace=namespace, run_id=run_id, ids=memory_ids, now=now_iso())
 
 
 def _item(raw: dict[str, Any]) -> NewMemory:

@@ -97,13 +97,16 @@ def remember(
     items: Sequence[NewMemory],
     *,
     policy: WritePolicy = WritePolicy(),
+    source: str = "remember",
 ) -> list[RememberResult]:
     """Store ``items`` through the decision path (``graph.write.writepath``): identical content in
     the same namespace and scope reinforces; otherwise the policy's decider (offline unless an
     LLM is configured) chooses ADD, UPDATE, SUPERSEDE, CONTRADICT or NOOP against the closest
     memories. Each call is also logged as a ``RememberEvent`` so ``rebuild`` can replay it.
 
-    The whole batch is one transaction: either every item is stored or none is.
+    The whole batch is one transaction: either every item is stored or none is. ``source``:
+    what the decision records name as the writer (``run``: a run's distilled lessons, which
+    erasure tells apart from a caller's explicit remember).
     """
     validate.namespace(namespace)
     prepared = prepare(items, policy)
@@ -113,7 +116,7 @@ def remember(
         embedder,
         namespace,
         prepared,
-        source="remember",
+        source=source,
         decider=policy.decider,
         record_event=True,
         event_id=event_id,
