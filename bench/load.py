@@ -1,7 +1,7 @@
 """Load: N concurrent clients against a real `hippograph serve` in a process of its own.
 
     python bench/load.py [--clients 8] [--minutes 2] [--memories 10000] [--recall-share 0.8]
-                         [--data-dir DIR] [--json OUT] [--server-log FILE]
+                         [--data-dir DIR] [--namespace NS] [--json OUT] [--server-log FILE]
 
 Seeds ``--memories`` memories (realistic 15-30 word texts sharing a small set of tags, as
 agents write them) through ``rememberBatch``, sends one recall and one remember (the engine
@@ -14,7 +14,8 @@ ran again (``graph.store.store``'s retry log lines, read from its output): by th
 failed and the engine file where the two writers met.
 
 ``--data-dir`` keeps the server's data directory (a second run on it skips the seeding when the
-namespace already holds enough memories).
+namespace already holds enough memories); with ``--namespace`` a store another bench built
+(``bench/latency.py --build-only``) is the seed.
 """
 
 from __future__ import annotations
@@ -269,6 +270,7 @@ def throughput(tally: Tally, seconds: float) -> float:
 
 
 def main() -> int:
+    global NAMESPACE  # every request of this run names it (--namespace)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--minutes", type=float, default=2.0)
@@ -279,9 +281,12 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--recall-share", type=float, default=0.8)
     parser.add_argument("--data-dir", type=Path, default=None)
+    ns_help = "the namespace (a kept store built by another bench: its memories are the seed)"
+    parser.add_argument("--namespace", default=NAMESPACE, help=ns_help)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--server-log", type=Path, default=None, help="the server's output")
     args = parser.parse_args()
+    NAMESPACE = args.namespace
     # SIGTERM (a timeout) unwinds through the finally below, which stops the server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="hippograph-load-"))
