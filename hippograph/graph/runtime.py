@@ -8,11 +8,10 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from hippograph.graph.models.embedder import Embedder, offline
+from hippograph.graph.models.embedder import Embedder
 from hippograph.graph.models.llm import JsonCompleter
 from hippograph.graph.recall import bundle, feedback
 from hippograph.graph.recall.bundle import ContextBundle, ContextRequest
@@ -124,18 +123,15 @@ class Runtime:
         install the schema. ``attach`` as in ``Store.open``."""
         started = time.perf_counter()
         embedder = Embedder.from_settings(settings)
-        offline()  # here, not on the loading thread (see ``offline``)
-        # The model loads while the engine starts (its JVM works on threads of its own): one
-        # after the other, the engine took 8.5-12 s and the model 1.4-5.7 s of a start on a
-        # busy 2-core machine (docs/research/footprint.md).
-        with ThreadPoolExecutor(1, thread_name_prefix="model") as pool:
-            loading = pool.submit(embedder.load)
-            store = Store.open(settings, attach=attach)
-            try:
-                loading.result()
-            except BaseException:
-                store.close()
-                raise
+        # The model loads after the engine, on this thread: loaded on another thread while the
+        # JVM started, the test process crashed at exit (SIGSEGV in arcadedb_embedded's atexit
+        # hook; docs/research/footprint.md).
+        store = Store.open(settings, attach=attach)
+        try:
+            embedder.load()
+        except BaseException:
+            store.close()
+            raise
         try:
             store.install_schema(dimensions=embedder.dimensions)
             migrate.rekey(store)
