@@ -102,15 +102,35 @@ def _refuse(what: str) -> Callable[..., NoReturn]:
     return refuse
 
 
+_EXIT_STATUS = pytest.StashKey[int]()
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     guard = session.config.stash.get(_FAST_GUARD, None)
     if guard is None:
+        session.config.stash[_EXIT_STATUS] = int(session.exitstatus)
         return
     guard.undo()
     jpype = sys.modules.get("jpype")
     if jpype is not None and jpype.isJVMStarted():
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         print("\nthe fast tier started a JVM: a fast test reaches the engine", file=sys.stderr)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A process that started the embedded engine's JVM ends here, with the session's status,
+    once pytest has reported everything: the interpreter's own finalization then runs
+    arcadedb_embedded's and JPype's atexit hooks, and the former crashed with SIGSEGV after a
+    green run (in ``jpype.JClass``, the JVM's state at exit not its to rely on), turning the
+    result into exit 2. Every test closes its engine before this point."""
+    status = config.stash.get(_EXIT_STATUS, None)
+    jpype = sys.modules.get("jpype")
+    if status is None or jpype is None or not jpype.isJVMStarted():
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 @pytest.fixture(scope="session")
