@@ -123,9 +123,9 @@ class Runtime:
         install the schema. ``attach`` as in ``Store.open``."""
         started = time.perf_counter()
         embedder = Embedder.from_settings(settings)
-        # The model loads after the engine, on this thread: loaded on another thread while the
-        # JVM started, the test process crashed at exit (SIGSEGV in arcadedb_embedded's atexit
-        # hook; docs/research/footprint.md).
+        # The model loads after the engine, on this thread: loading it on another thread while
+        # the JVM started was the first suspect of a crash at exit, and one after the other
+        # leaves native start-up to one thread at a time (docs/research/footprint.md).
         store = Store.open(settings, attach=attach)
         try:
             embedder.load()
