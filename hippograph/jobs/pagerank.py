@@ -23,20 +23,16 @@ from __future__ import annotations
 import logging
 import uuid
 import weakref
-from collections import defaultdict
 from functools import partial
 from typing import Any
 
 from hippograph.graph.store import queries
 from hippograph.graph.store.store import Store, Tx
 from hippograph.graph.upkeep import entity_upkeep
-from hippograph.graph.upkeep.pagerank import normalized, pagerank
+from hippograph.graph.upkeep.pagerank import changed_rows, pagerank
 from hippograph.jobs.runner import JobContext, batches
 
 log = logging.getLogger(__name__)
-# A score that moved less than this is not rewritten: on a settled graph most runs then write
-# only the memories near a change (ranking cannot tell such differences apart anyway).
-_UNCHANGED = 1e-6
 
 
 def run(ctx: JobContext) -> None:
@@ -50,14 +46,8 @@ def run(ctx: JobContext) -> None:
         ctx.counts["in_process"] = 1
     else:
         ctx.counts["gds"] = 1
-    current = {n["id"]: (n["score"], n["importance"]) for n in nodes}
-    rows = []
-    for row in importance_rows(nodes, scores):
-        score, importance = current[row["id"]]
-        if _same(score, row["score"]) and _same(importance, row["importance"]):
-            ctx.counts["unchanged"] += 1
-        else:
-            rows.append(row)
+    rows, unchanged = changed_rows(nodes, scores)
+    ctx.counts["unchanged"] += unchanged
     total = len(rows)
     todo = [r for r in rows if ctx.pending(r["id"])]
     done = total - len(todo)
@@ -70,25 +60,8 @@ def run(ctx: JobContext) -> None:
     ctx.counts.update({f"entity_{k}": v for k, v in ranked.items()})
 
 
-def _same(old: Any, new: float) -> bool:
-    return old is not None and abs(float(old) - new) <= _UNCHANGED
-
-
 def _write(tx: Tx, *, rows: list[dict[str, Any]], as_of: str) -> int:
     return int(tx.run("job/pagerank_write", rows=rows, as_of=as_of)[0]["updated"])
-
-
-def importance_rows(nodes: list[dict[str, Any]], scores: dict[str, float]) -> list[dict[str, Any]]:
-    """Per memory: raw score and the score normalised within its namespace; sorted by id."""
-    by_namespace: dict[str, dict[str, float]] = defaultdict(dict)
-    for n in nodes:
-        by_namespace[n["namespace"]][n["id"]] = scores.get(n["id"], 0.0)
-    rows = []
-    for members in by_namespace.values():
-        for memory_id, importance in normalized(members).items():
-            rows.append({"id": memory_id, "score": members[memory_id], "importance": importance})
-    rows.sort(key=lambda r: str(r["id"]))
-    return rows
 
 
 def in_process_scores(ctx: JobContext, node_ids: list[str]) -> dict[str, float]:

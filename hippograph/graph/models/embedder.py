@@ -32,8 +32,9 @@ DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 
 def offline() -> None:
     """Set the variables that keep the model libraries offline and quiet. Only what is not
-    set yet is written: ``Runtime.open`` calls this before the model loads on one thread
-    while the engine's JVM starts on another, and setenv beside a native getenv can crash."""
+    set yet is written: the model may load while the engine's JVM runs on other threads
+    (``serve`` opens the runtime beside its imports), and setenv beside a native getenv can
+    crash."""
     wanted = {
         "HF_HUB_OFFLINE": "1",
         # Its "Loading weights" bar would land in every CLI command's output.

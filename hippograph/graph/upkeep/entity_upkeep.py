@@ -28,12 +28,10 @@ from itertools import combinations
 from typing import Any
 
 from hippograph.graph.store.store import Store
-from hippograph.graph.upkeep.pagerank import PageRankConfig, normalized, pagerank
+from hippograph.graph.upkeep.pagerank import PageRankConfig, changed_rows, pagerank
 
 # A memory naming more entities than this is a roll call: no pair of them is linked by it.
 MAX_MEMBERS = 8
-# A score that moved less than this is not rewritten (as for memories: jobs/pagerank.py).
-_UNCHANGED = 1e-6
 _LEGAL = frozenset({"inc", "ltd", "llc", "gmbh", "corp", "co", "plc", "sa", "ag", "company"})
 
 
@@ -61,27 +59,12 @@ def rank(store: Store, namespace: str | None, config: PageRankConfig, as_of: str
         for a, b in combinations(uids, 2):
             edges += [(a, b, 1.0), (b, a, 1.0)]
     scores = pagerank(held, edges, config)
-    current = {str(n["id"]): (n["score"], n["importance"]) for n in nodes}
-    by_namespace: dict[str, dict[str, float]] = defaultdict(dict)
-    space = {str(n["id"]): str(n["namespace"]) for n in nodes}
-    for uid in held:
-        by_namespace[space[uid]][uid] = scores[uid]
-    rows = []
-    for members in by_namespace.values():
-        for uid, importance in normalized(members).items():
-            score, old = current[uid]
-            if not (_same(score, members[uid]) and _same(old, importance)):
-                rows.append({"id": uid, "score": members[uid], "importance": importance})
+    rows, _ = changed_rows([n for n in nodes if n["id"] in scores], scores)
     updated = 0
     if rows:
-        rows.sort(key=lambda r: str(r["id"]))
         found = store.write("job/entity_rank_write", rows=rows, as_of=as_of)
         updated = int(found[0]["updated"]) if found else 0
     return {"entities": len(held), "links": len(edges) // 2, "updated": updated}
-
-
-def _same(old: Any, new: float) -> bool:
-    return old is not None and abs(float(old) - new) <= _UNCHANGED
 
 
 def end_stale(store: Store, namespace: str | None, now: str) -> dict[str, int]:
