@@ -102,8 +102,8 @@ class GraphSettings:
     query_timeout_s: float = _var("HIPPOGRAPH_QUERY_TIMEOUT_S", 120.0)
     """Longest a graph statement, transaction or connection wait runs; past it: QUERY_TIMEOUT."""
     # The engine's page cache (a quarter of it, arcadedb.maxPageRAM) and vector-index caches
-    # are sized from the heap, and ZGC fills what it is given: serve held 1.9 GB at 100k
-    # memories with 1g, 1.25 GB with 512m (docs/research/footprint.md). More for millions.
+    # are sized from the heap, and ZGC fills what it is given: the default suits 100k memories
+    # (docs/research/footprint.md); give more for millions.
     engine_heap: str = _var("HIPPOGRAPH_ENGINE_HEAP", "512m")
     """Most JVM heap the embedded engine may use (-Xmx), e.g. 512m, 2g."""
     engine_heap_start: str = _var("HIPPOGRAPH_ENGINE_HEAP_START", "256m")
@@ -258,8 +258,8 @@ class ServerSettings:
     jobs: bool = _var("HIPPOGRAPH_SERVE_JOBS", True)
     """Run the maintenance jobs inside serve; 0 (serve --no-jobs): hippograph worker runs them."""
     # glibc gives each thread that allocates its own arena, up to 8 per core; the JVM's, ONNX
-    # Runtime's and the server's ~70 threads left ~200 MB of freed memory resident in them at
-    # 100k memories (docs/research/footprint.md).
+    # Runtime's and the server's threads left freed memory resident in them
+    # (docs/research/footprint.md).
     malloc_arenas: int = _var("HIPPOGRAPH_MALLOC_ARENAS", 2)
     """glibc malloc arenas of serve (mallopt M_ARENA_MAX); 0 leaves glibc's default."""
     traces: str = _var("HIPPOGRAPH_TRACES", "off")

@@ -176,10 +176,9 @@ class OnnxEncoder:
 
         options = ort.RunOptions()
         if shrink:
-            # ONNX Runtime's memory arena grows to the largest pass it has run and keeps it:
-            # after 2,000 long texts in batches the process held 2.1 GB, 1.7 GB more than
-            # before, for good (docs/research/scale.md). A batch hands what it grew back at
-            # its end; one text's pass (a recall's query) is small and keeps its arena.
+            # ONNX Runtime's memory arena grows to the largest pass it has run and keeps it for
+            # good (docs/research/scale.md). A batch hands what it grew back at its end; one
+            # text's pass (a recall's query) is small and keeps its arena.
             options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
         with self._runs_lock:
             if self._stopped:
@@ -267,7 +266,7 @@ def _torch_model(model: ModelSpec) -> Any:
 def _export(model: ModelSpec, target: Path) -> Any:
     """Export ``model`` to ``target``; returns the PyTorch model it was exported from."""
     # Each step is logged (serve shows INFO): a first start is otherwise silent for as long
-    # as the export takes, 10 s unloaded and a minute on a busy machine.
+    # as the export takes.
     log.info("exporting %s to ONNX, once for this model (about 10 s)", model.directory)
     started = time.perf_counter()
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -202,8 +202,8 @@ class EmbeddedEngine:
             "http_port": _free_port(),
         }
         # The heap starts at heap_start (an -Xms in jvm_args, later, still wins) and grows to
-        # heap as the store needs: committed whole from the start, a 2 GB heap was 2 GB of
-        # resident memory on an empty store.
+        # heap as the store needs: committed whole from the start, the whole heap was resident
+        # on an empty store.
         jvm_args = [*_log_args(self.data_dir), f"-Xms{self._heap_start}", *self._jvm_args]
         try:
             self._server = adb.ArcadeDBServer(
